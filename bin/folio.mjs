@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The `folio` command: loads the TypeScript CLI through tsx (no build step needed to run Folio).
+import { register } from 'tsx/esm/api';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+register();
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { main } = await import(path.join(here, '..', 'main', 'cli.ts'));
+const code = await main(process.argv.slice(2));
+if (typeof code === 'number') process.exitCode = code;

@@ -1,0 +1,194 @@
+// The `folio` command line: run the server headless, start the desktop app, manage users and members.
+import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import { spawn } from 'node:child_process';
+import { ConfigError, isLoopback, loadConfig, type Config } from './config.ts';
+import { openCore, type Core } from './core.ts';
+import { startServer, PortInUseError } from './server.ts';
+import { InstanceLockedError } from './instanceLock.ts';
+import { NotFoundError, ValidationError } from './domain/errors.ts';
+import { appRoot } from './paths.ts';
+
+const USAGE = `Usage: folio <command> [options]
+
+Commands:
+  serve                       run Folio headless: the REST API and the renderer at http://127.0.0.1:<port>/
+  start                       open the desktop window (falls back to serve where Electron is not installed)
+  user add <email> [--password P] [--admin] [--name N]
+  user list
+  user remove <email>
+  user password <email> --password P
+  member add <project-id> <email>
+  member remove <project-id> <email>
+  member list <project-id>
+
+Options:
+  --data-dir DIR   data folder (env FOLIO_DATA_DIR; default: the OS's per-user data folder)
+  --port N         port of the API (env FOLIO_PORT; 0 picks a free one)
+  --host ADDR      address to listen on (env FOLIO_HOST; default 127.0.0.1)
+`;
+
+function configFrom(values: { 'data-dir'?: string; port?: string; host?: string }): Config {
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new ConfigError(`--port must be 0 to 65535, got "${values.port}"`);
+  return loadConfig(process.env, { dataDir: values['data-dir'], host: values.host, port });
+}
+
+async function serve(config: Config): Promise<number> {
+  if (!isLoopback(config.host)) {
+    console.warn(`[folio] WARNING: listening on ${config.host}, not on loopback: other machines can reach this API. Anyone with an account's password or token can read its documents.`);
+  }
+  const core = await openCore(config);
+  const admin = await core.services.users.ensureAdmin(config.adminEmail, config.adminPassword);
+  let server;
+  try {
+    server = await startServer(core);
+  } catch (err) {
+    await core.close();
+    throw err;
+  }
+  console.log(`Folio is running at ${server.url}/ (data folder: ${config.dataDir})`);
+  if (admin) {
+    console.log(
+      admin.generated
+        ? `First run: created the administrator account\n  email:    ${admin.email}\n  password: ${admin.password}\nKeep this password; it is not shown again.`
+        : `First run: created the administrator account ${admin.email} (password from FOLIO_ADMIN_PASSWORD).`,
+    );
+  }
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`[folio] ${signal}: shutting down`);
+      await server.close();
+      await core.close();
+      resolve();
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+  return 0;
+}
+
+/** The Electron binary, when the optional `electron` package and its binary are installed. */
+function electronBinary(): string | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    const bin = require('electron') as unknown;
+    return typeof bin === 'string' && fs.existsSync(bin) ? bin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function start(config: Config): Promise<number> {
+  const bin = electronBinary();
+  if (!bin) {
+    console.log('Electron is not installed on this machine, so Folio runs headless: open the URL below in a browser.');
+    return serve(config);
+  }
+  const child = spawn(bin, [appRoot], { stdio: 'inherit', env: { ...process.env, FOLIO_DATA_DIR: config.dataDir } });
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 0)));
+}
+
+async function withCore<T>(config: Config, fn: (core: Core) => Promise<T>): Promise<T> {
+  // Admin commands work beside a running server: SQLite (WAL) serialises the writes.
+  const core = await openCore(config, { lock: false });
+  try {
+    return await fn(core);
+  } finally {
+    await core.close();
+  }
+}
+
+function need(arg: string | undefined, what: string): string {
+  if (!arg) throw new ConfigError(`Missing ${what}.\n\n${USAGE}`);
+  return arg;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'data-dir': { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        password: { type: 'string' },
+        name: { type: 'string' },
+        admin: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, sub, ...rest] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  try {
+    const config = configFrom(values);
+    switch (command) {
+      case 'serve':
+        return await serve(config);
+      case 'start':
+        return await start(config);
+      case 'user':
+        return await withCore(config, async (core) => {
+          const users = core.services.users;
+          if (sub === 'add') {
+            const email = need(rest[0], 'email');
+            const password = values.password ?? process.env.FOLIO_PASSWORD ?? (await import('node:crypto')).randomBytes(12).toString('base64url');
+            const u = await users.create(email, password, { name: values.name, isAdmin: values.admin });
+            console.log(`Created user ${u.email} (id ${u.id})${values.password || process.env.FOLIO_PASSWORD ? '' : ` with password ${password}`}`);
+          } else if (sub === 'list') {
+            for (const u of await users.list()) console.log(`${u.id}\t${u.email}\t${u.is_admin ? 'admin' : 'user'}\t${u.name}`);
+          } else if (sub === 'remove') {
+            await users.remove(need(rest[0], 'email'));
+            console.log(`Removed user ${rest[0]}`);
+          } else if (sub === 'password') {
+            await users.setPassword(need(rest[0], 'email'), need(values.password, '--password'));
+            console.log(`Changed the password of ${rest[0]}`);
+          } else throw new ConfigError(`Unknown command "user ${sub ?? ''}".\n\n${USAGE}`);
+          return 0;
+        });
+      case 'member':
+        return await withCore(config, async (core) => {
+          const projects = core.services.projects;
+          const projectId = Number(need(rest[0] !== undefined || sub === 'list' ? rest[0] : undefined, 'project id'));
+          if (!Number.isInteger(projectId)) throw new ConfigError(`The project id must be a number, got "${rest[0]}".`);
+          if (sub === 'add') {
+            await projects.adminAddMember(projectId, need(rest[1], 'email'));
+            console.log(`Added ${rest[1]} to project ${projectId}`);
+          } else if (sub === 'remove') {
+            await projects.adminRemoveMember(projectId, need(rest[1], 'email'));
+            console.log(`Removed ${rest[1]} from project ${projectId}`);
+          } else if (sub === 'list') {
+            for (const m of await projects.adminMembers(projectId)) console.log(`${m.user_id}\t${m.email}\t${m.role}`);
+          } else throw new ConfigError(`Unknown command "member ${sub ?? ''}".\n\n${USAGE}`);
+          return 0;
+        });
+      default:
+        console.error(`Unknown command "${command}".\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof InstanceLockedError || err instanceof PortInUseError || err instanceof NotFoundError) {
+      console.error(`folio: ${err.message}`);
+      return 1;
+    }
+    if (err instanceof ValidationError) {
+      console.error(`folio: ${Object.values(err.fields).flat().join(' ')}`);
+      return 1;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,64 @@
+// Runtime configuration of a Folio instance: where data lives and where the API listens.
+// Read once from the environment (and CLI flags) at start-up; everything else receives a Config.
+import os from 'node:os';
+import path from 'node:path';
+
+export interface Config {
+  dataDir: string;
+  host: string;
+  port: number;
+  /** Largest JSON or form body accepted, in bytes. */
+  maxBodyBytes: number;
+  /** Largest uploaded file, in bytes. */
+  maxUploadBytes: number;
+  adminEmail?: string;
+  adminPassword?: string;
+}
+
+export const DEFAULT_PORT = 8427;
+
+/** The per-OS data folder a desktop app is expected to use. */
+export function defaultDataDir(platform = process.platform, env = process.env, home = os.homedir()): string {
+  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Folio');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Folio');
+  return path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'folio');
+}
+
+export class ConfigError extends Error {}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_PORT;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`FOLIO_PORT must be an integer from 0 to 65535, got "${raw}"`);
+  return n;
+}
+
+export interface ConfigOverrides {
+  dataDir?: string;
+  host?: string;
+  port?: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
+  const mb = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (!raw) return fallback * 1024 * 1024;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number of megabytes, got "${raw}"`);
+    return Math.round(n * 1024 * 1024);
+  };
+  return {
+    dataDir: path.resolve(overrides.dataDir ?? env.FOLIO_DATA_DIR ?? defaultDataDir()),
+    host: overrides.host ?? env.FOLIO_HOST ?? '127.0.0.1',
+    port: overrides.port ?? parsePort(env.FOLIO_PORT),
+    maxBodyBytes: mb('FOLIO_MAX_BODY_MB', 2),
+    maxUploadBytes: mb('FOLIO_MAX_UPLOAD_MB', 200),
+    adminEmail: env.FOLIO_ADMIN_EMAIL || undefined,
+    adminPassword: env.FOLIO_ADMIN_PASSWORD || undefined,
+  };
+}
+
+/** Loopback addresses are the only ones that keep the API private to this machine. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}

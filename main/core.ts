@@ -1,0 +1,82 @@
+// The Folio core: one per data folder. Opens the store, brings the schema up to date and builds the
+// services. The headless server, the CLI and the Electron shell all start from here.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import multer from 'multer';
+import type { Config } from './config.ts';
+import { migrateUp, openStore, type OpenedStore } from './store/db.ts';
+import { makeRepos, unitOfWork, type Repos, type UnitOfWork } from './store/repositories/index.ts';
+import { BlobStore } from './blobs/blobStore.ts';
+import { makeServices, type Services } from './services/index.ts';
+import { acquireInstanceLock, type InstanceLock } from './instanceLock.ts';
+
+export interface Core {
+  config: Config;
+  store: OpenedStore;
+  repos: Repos;
+  uow: UnitOfWork;
+  blobs: BlobStore;
+  services: Services;
+  /** Multer configured for uploads into the blob store's temporary folder. */
+  upload: multer.Multer;
+  lock?: InstanceLock;
+  close(): Promise<void>;
+}
+
+/** The instance secret (keys API tokens); made once per data folder and kept outside the database. */
+function loadSecret(dataDir: string): Buffer {
+  const file = path.join(dataDir, 'secret.key');
+  try {
+    const s = fs.readFileSync(file);
+    if (s.length >= 32) return s;
+  } catch {
+    /* first run */
+  }
+  const s = randomBytes(32);
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, s, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+  return s;
+}
+
+export interface OpenCoreOptions {
+  /** Take the one-instance-per-folder lock (the server and the desktop app do; CLI admin commands too). */
+  lock?: boolean;
+}
+
+export async function openCore(config: Config, opts: OpenCoreOptions = { lock: true }): Promise<Core> {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const lock = opts.lock === false ? undefined : acquireInstanceLock(config.dataDir);
+  try {
+    const store = openStore(path.join(config.dataDir, 'folio.db'));
+    await migrateUp(store.db);
+    const repos = makeRepos(store.db);
+    const uow = unitOfWork(store.db);
+    const blobs = new BlobStore(path.join(config.dataDir, 'blobs'));
+    await blobs.clearTemp();
+    const secret = loadSecret(config.dataDir);
+    const services = makeServices({ repos, uow, blobs, secret });
+    const upload = multer({
+      storage: multer.diskStorage({ destination: blobs.tmpDir, filename: (_req, _file, cb) => cb(null, path.basename(blobs.tempPath('.upload'))) }),
+      limits: { fileSize: config.maxUploadBytes, files: 1, fields: 100, fieldSize: config.maxBodyBytes },
+    });
+    return {
+      config,
+      store,
+      repos,
+      uow,
+      blobs,
+      services,
+      upload,
+      lock,
+      async close() {
+        await store.close();
+        lock?.release();
+      },
+    };
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}

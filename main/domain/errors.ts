@@ -1,0 +1,39 @@
+// Errors the services raise; the HTTP layer turns each into its status code and body (compat.md).
+
+/** 400 with `{"field": ["message", ...]}`; `non_field_errors` for messages about the whole request. */
+export class ValidationError extends Error {
+  constructor(public readonly fields: Record<string, string[]>) {
+    super(Object.entries(fields).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; '));
+  }
+  static of(field: string, message: string): ValidationError {
+    return new ValidationError({ [field]: [message] });
+  }
+}
+
+/** 404 `{"detail": "..."}`. Also used for records of projects the caller is not a member of. */
+export class NotFoundError extends Error {
+  constructor(detail = 'Not found.') {
+    super(detail);
+  }
+}
+
+/** 403 `{"detail": "..."}`. */
+export class PermissionError extends Error {
+  constructor(detail = 'You do not have permission to perform this action.') {
+    super(detail);
+  }
+}
+
+/** 401 `{"detail": "..."}`. */
+export class AuthenticationError extends Error {
+  constructor(detail = 'Authentication credentials were not provided.') {
+    super(detail);
+  }
+}
+
+/** Any other client error with its own status (409, 413, 415, ...), body `{"detail": "..."}`. */
+export class HttpError extends Error {
+  constructor(public readonly status: number, detail: string, public readonly extra: Record<string, unknown> = {}) {
+    super(detail);
+  }
+}

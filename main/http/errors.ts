@@ -1,0 +1,60 @@
+// Maps every error to its status and body (compat.md): the API answers 4xx with a reason, never a
+// bare 500 for a client's mistake.
+import type { ErrorRequestHandler } from 'express';
+import { AuthenticationError, HttpError, NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+  limit?: number;
+  code?: string;
+  field?: string;
+}
+
+export function errorResponse(err: unknown): { status: number; body: Record<string, unknown>; headers?: Record<string, string> } {
+  if (err instanceof ValidationError) return { status: 400, body: err.fields };
+  if (err instanceof NotFoundError) return { status: 404, body: { detail: err.message } };
+  if (err instanceof AuthenticationError) {
+    return { status: 401, body: { detail: err.message }, headers: { 'WWW-Authenticate': 'Token realm="folio"' } };
+  }
+  if (err instanceof PermissionError) return { status: 403, body: { detail: err.message } };
+  if (err instanceof HttpError) return { status: err.status, body: { detail: err.message, ...err.extra } };
+
+  const e = err as BodyParserError;
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return { status: 400, body: { detail: `JSON parse error - ${e.message}` } };
+    case 'entity.too.large':
+      return { status: 413, body: { detail: `Request body is too large: the limit is ${e.limit} bytes.` } };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { status: 415, body: { detail: e.message } };
+    case 'request.aborted':
+      return { status: 400, body: { detail: 'The request was aborted by the client.' } };
+  }
+  if (e?.name === 'MulterError') {
+    if (e.code === 'LIMIT_FILE_SIZE') return { status: 413, body: { [e.field ?? 'data_file']: [`The file is larger than the upload limit.`] } };
+    return { status: 400, body: { [e.field ?? 'non_field_errors']: [e.message] } };
+  }
+  if (typeof e?.message === 'string' && e.message.startsWith('Malformed part header') || e?.message === 'Unexpected end of form') {
+    return { status: 400, body: { detail: `Malformed multipart body: ${e.message}` } };
+  }
+  if (e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    return { status: 400, body: { detail: 'The request refers to a record that does not exist.' } };
+  }
+  if (e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    return { status: 400, body: { detail: 'A record with these values already exists.' } };
+  }
+  return { status: 500, body: { detail: 'Internal server error. The details are in the Folio log.' } };
+}
+
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const { status, body, headers } = errorResponse(err);
+  if (status >= 500) console.error(`[folio] ${req.method} ${req.originalUrl} failed:`, err);
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  if (headers) res.set(headers);
+  res.status(status).json(body);
+};

@@ -1,0 +1,80 @@
+// Declarative routes: one object per endpoint holds its path, schemas and handler, so that the
+// Express wiring (server.ts) and the OpenAPI description (openapi.ts) come from the same source.
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { UserRow } from '../store/schema.ts';
+import type { Core } from '../core.ts';
+import type { ListParams, Page } from '../../shared/listParams.ts';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ListDoc {
+  /** Filter query parameter -> description. */
+  filters: Record<string, string>;
+  /** Fields accepted by `ordering`. */
+  ordering: string[];
+}
+
+export interface Ctx<B> {
+  req: Request;
+  res: Response;
+  core: Core;
+  /** The authenticated caller (routes with `auth: 'public'` may see undefined through `maybeUser`). */
+  user: UserRow;
+  maybeUser: UserRow | undefined;
+  body: B;
+  /** A path parameter as a positive integer; anything else is a 404, as for an unknown id. */
+  id(name?: string): number;
+  /** The list conventions parsed from the query string (limit, offset, ordering, dates, filters). */
+  list(): ListParams;
+  /** The envelope of spec 2.13 with absolute next/previous. */
+  page<T>(page: Page<T>, params: ListParams, map: (item: T) => unknown): PageEnvelope;
+  /** Absolute URL of a path on this server. */
+  url(path: string): string;
+}
+
+export interface PageEnvelope {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: unknown[];
+}
+
+/** Returned by handlers that wrote the response themselves (files, redirects). */
+export const RESPONDED = Symbol('responded');
+
+export interface RouteSpec<S extends z.ZodType | undefined = z.ZodType | undefined> {
+  method: Method;
+  /** Express path syntax (`/api/v3/projects/:id/`); a trailing slash is optional for clients. */
+  path: string;
+  summary: string;
+  tag: string;
+  description?: string;
+  /** Default 'required'. */
+  auth?: 'required' | 'public';
+  /** Request body schema (JSON, form-encoded or multipart fields). */
+  body?: S;
+  /** 'multipart' bodies are documented as multipart/form-data only (document upload). */
+  bodyMode?: 'json' | 'multipart';
+  list?: ListDoc;
+  /** Extra query parameters (documentation only; handlers read them). */
+  query?: Record<string, string>;
+  response?: z.ZodType;
+  /** Content type of a non-JSON response (files). */
+  produces?: string;
+  /** Success status; defaults to 201 for POST, 204 for DELETE, else 200. */
+  status?: number;
+  handler(ctx: Ctx<S extends z.ZodType ? z.infer<S> : undefined>): Promise<unknown> | unknown;
+}
+
+/** Keeps each route's body type tied to its handler while collecting routes into plain arrays. */
+export function route<S extends z.ZodType | undefined = undefined>(spec: RouteSpec<S>): RouteSpec {
+  return spec as unknown as RouteSpec;
+}
+
+export function successStatus(spec: RouteSpec): number {
+  if (spec.status) return spec.status;
+  if (spec.method === 'post') return 201;
+  if (spec.method === 'delete') return 204;
+  return 200;
+}

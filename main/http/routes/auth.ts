@@ -1,0 +1,100 @@
+// Authentication endpoints (spec 5, compat.md) and the admin's user management.
+import { z } from 'zod';
+import { route, type RouteSpec } from '../route.ts';
+import { LoginRequest, TokenResponse, User, UserCreate } from '../../../shared/schemas/accounts.ts';
+import { envelope } from '../../../shared/schemas/common.ts';
+import { PermissionError, ValidationError } from '../../domain/errors.ts';
+import type { UserRow } from '../../store/schema.ts';
+import { isoOut } from '../dto.ts';
+
+export const userOut = (u: UserRow): z.infer<typeof User> => ({
+  id: u.id,
+  username: u.email,
+  email: u.email,
+  name: u.name,
+  is_admin: u.is_admin === 1,
+  created_at: isoOut(u.created_at),
+});
+
+const login = (path: string) =>
+  route({
+    method: 'post',
+    path,
+    tag: 'auth',
+    summary: 'Get the API token of an account (the same token until it is deleted)',
+    auth: 'public',
+    body: LoginRequest,
+    response: TokenResponse,
+    status: 200,
+    async handler({ core, body }) {
+      const email = (body.username ?? body.email)!;
+      const user = await core.services.auth.checkCredentials(email, body.password);
+      if (!user) throw ValidationError.of('non_field_errors', 'Unable to log in with provided credentials.');
+      return { token: await core.services.auth.issueToken(user) };
+    },
+  });
+
+function requireAdmin(user: UserRow) {
+  if (user.is_admin !== 1) throw new PermissionError('Only an administrator can manage users.');
+}
+
+export const authRoutes: RouteSpec[] = [
+  login('/api/v3/auth/'),
+  // Older clients of the API family log in here.
+  login('/api/token-auth/'),
+  route({
+    method: 'delete',
+    path: '/api/v3/auth/',
+    tag: 'auth',
+    summary: "Delete the caller's token; the next login makes a new one",
+    async handler({ core, user }) {
+      await core.services.auth.deleteToken(user);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v3/auth/me/',
+    tag: 'auth',
+    summary: 'The authenticated user',
+    response: User,
+    handler: ({ user }) => userOut(user),
+  }),
+  route({
+    method: 'get',
+    path: '/api/v3/users/',
+    tag: 'users',
+    summary: 'List accounts (administrators only)',
+    response: envelope(User),
+    async handler(ctx) {
+      requireAdmin(ctx.user);
+      const params = ctx.list();
+      const all = await ctx.core.services.users.list();
+      const page = { count: all.length, items: all.slice(params.offset, params.offset + params.limit) };
+      return ctx.page(page, params, userOut);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/v3/users/',
+    tag: 'users',
+    summary: 'Create an account (administrators only)',
+    body: UserCreate,
+    response: User,
+    async handler({ core, user, body }) {
+      requireAdmin(user);
+      return userOut(await core.services.users.create(body.email, body.password, { name: body.name, isAdmin: body.is_admin }));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/v3/users/:id/',
+    tag: 'users',
+    summary: 'Remove an account (administrators only)',
+    async handler(ctx) {
+      requireAdmin(ctx.user);
+      const id = ctx.id();
+      if (id === ctx.user.id) throw new PermissionError('You cannot remove your own account.');
+      await ctx.core.services.users.removeById(id);
+    },
+  }),
+];

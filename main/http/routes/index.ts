@@ -1,0 +1,9 @@
+// Every endpoint of the API, in one list: the server mounts it and the OpenAPI document describes it.
+import type { RouteSpec } from '../route.ts';
+import { authRoutes } from './auth.ts';
+import { projectRoutes } from './projects.ts';
+
+export const allRoutes: RouteSpec[] = [
+  ...authRoutes,
+  ...projectRoutes,
+];

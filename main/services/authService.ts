@@ -1,0 +1,93 @@
+// Who is calling: Basic credentials, `Token` header or `?token=` query, and the token life cycle.
+// A token is HMAC(instance secret, user id + per-token nonce): the database keeps only its SHA-256,
+// yet POST /auth/ can hand back the same token until it is deleted (spec section 5).
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { Repos } from '../store/repositories/index.ts';
+import type { UserRow } from '../store/schema.ts';
+import { verifyPassword } from './passwords.ts';
+import { AuthenticationError } from '../domain/errors.ts';
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Verified Basic credentials are remembered briefly so that scripts using Basic auth don't pay scrypt per request. */
+const BASIC_CACHE_MS = 60_000;
+
+export class AuthService {
+  private basicCache = new Map<string, { userId: number; passwordHash: string; until: number }>();
+
+  constructor(private readonly repos: Repos, private readonly secret: Buffer) {}
+
+  private tokenFor(userId: number, nonce: string): string {
+    return createHmac('sha256', this.secret).update(`${userId}:${nonce}`).digest('hex').slice(0, 40);
+  }
+
+  /** Checks email and password; undefined when either is wrong. */
+  async checkCredentials(email: string, password: string): Promise<UserRow | undefined> {
+    const user = await this.repos.users.findByEmail(email);
+    if (!user) return undefined;
+    return (await verifyPassword(password, user.password_hash)) ? user : undefined;
+  }
+
+  /** The user's token, made on first call and the same on every later call until deleted. */
+  async issueToken(user: UserRow): Promise<string> {
+    const existing = await this.repos.users.findTokenByUser(user.id);
+    if (existing) return this.tokenFor(user.id, existing.nonce);
+    const nonce = randomBytes(16).toString('hex');
+    const token = this.tokenFor(user.id, nonce);
+    await this.repos.users.insertToken(user.id, nonce, sha256(token));
+    return token;
+  }
+
+  deleteToken(user: UserRow): Promise<boolean> {
+    return this.repos.users.deleteToken(user.id);
+  }
+
+  async userForToken(token: string): Promise<UserRow> {
+    const user = await this.repos.users.userByTokenHash(sha256(token.trim()));
+    if (!user) throw new AuthenticationError('Invalid token.');
+    return user;
+  }
+
+  async userForBasic(encoded: string): Promise<UserRow> {
+    let decoded: string;
+    try {
+      decoded = Buffer.from(encoded.trim(), 'base64').toString('utf8');
+    } catch {
+      throw new AuthenticationError('Invalid basic header. Credentials not correctly base64 encoded.');
+    }
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw new AuthenticationError('Invalid basic header. Credentials not correctly base64 encoded.');
+    const email = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
+    const key = sha256(decoded);
+    const cached = this.basicCache.get(key);
+    if (cached && cached.until > Date.now()) {
+      const user = await this.repos.users.findById(cached.userId);
+      // A changed password or a removed user invalidates the remembered check.
+      if (user && user.password_hash === cached.passwordHash) return user;
+    }
+    const user = await this.checkCredentials(email, password);
+    if (!user) throw new AuthenticationError('Invalid username/password.');
+    if (this.basicCache.size > 1000) this.basicCache.clear();
+    this.basicCache.set(key, { userId: user.id, passwordHash: user.password_hash, until: Date.now() + BASIC_CACHE_MS });
+    return user;
+  }
+
+  /**
+   * Resolves the caller from an Authorization header (Basic, Token or Bearer) or, on GET requests,
+   * the `token` query parameter. Undefined when no credentials were sent at all.
+   */
+  async authenticate(header: string | undefined, queryToken: string | undefined, method: string): Promise<UserRow | undefined> {
+    if (header) {
+      const [scheme, ...rest] = header.trim().split(/\s+/);
+      const value = rest.join(' ');
+      const s = scheme.toLowerCase();
+      if (!value) throw new AuthenticationError('Invalid authorization header. No credentials provided.');
+      if (s === 'basic') return this.userForBasic(value);
+      if (s === 'token' || s === 'bearer') return this.userForToken(value);
+      throw new AuthenticationError(`Unsupported authorization scheme "${scheme}". Use Basic or Token.`);
+    }
+    if (queryToken !== undefined && (method === 'GET' || method === 'HEAD')) return this.userForToken(queryToken);
+    return undefined;
+  }
+}

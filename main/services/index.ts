@@ -1,0 +1,26 @@
+// Builds every service from the repositories: the one layer the HTTP routes, the CLI and Electron's
+// IPC handlers call.
+import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
+import type { BlobStore } from '../blobs/blobStore.ts';
+import { AuthService } from './authService.ts';
+import { UserService } from './userService.ts';
+import { ProjectService } from './projectService.ts';
+
+export interface ServiceDeps {
+  repos: Repos;
+  uow: UnitOfWork;
+  blobs: BlobStore;
+  secret: Buffer;
+}
+
+export function makeServices(deps: ServiceDeps) {
+  const { repos, uow, secret } = deps;
+  const projects = new ProjectService(repos, uow);
+  return {
+    auth: new AuthService(repos, secret),
+    users: new UserService(repos),
+    projects,
+  };
+}
+
+export type Services = ReturnType<typeof makeServices>;

@@ -1,0 +1,90 @@
+// Opens the SQLite file behind kysely (WAL, foreign keys) and brings its schema up to date.
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import type { Database } from './schema.ts';
+import { migrations as allMigrations, type Migration } from './migrations/index.ts';
+
+export type Db = Kysely<Database>;
+
+export interface OpenedStore {
+  db: Db;
+  sqlite: BetterSqlite3.Database;
+  close(): Promise<void>;
+}
+
+export function openStore(file: string): OpenedStore {
+  const sqlite = new BetterSqlite3(file);
+  // WAL keeps readers off writers' backs; NORMAL sync is crash-consistent in WAL mode (a power cut may
+  // lose the last commit, never half of one). Foreign keys are off by default in SQLite.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    sqlite,
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+export const now = (): string => new Date().toISOString();
+
+async function ensureMigrationTable(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('folio_migrations')
+    .ifNotExists()
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('applied_at', 'text', (c) => c.notNull())
+    .execute();
+}
+
+export async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
+  await ensureMigrationTable(db);
+  const rows = await db.selectFrom('folio_migrations').select('name').orderBy('name').execute();
+  return rows.map((r: { name: string }) => r.name);
+}
+
+/**
+ * Applies pending migrations in order, each in its own transaction together with its bookkeeping row,
+ * so that a crash mid-way leaves the schema at a whole version. `target` stops after that migration.
+ */
+export async function migrateUp(db: Kysely<any>, target?: string, list: Migration[] = allMigrations): Promise<string[]> {
+  const done = new Set(await appliedMigrations(db));
+  const unknown = [...done].filter((name) => !list.some((m) => m.name === name));
+  if (unknown.length) {
+    throw new Error(`The database was written by a newer Folio (migrations ${unknown.join(', ')} are unknown to this version).`);
+  }
+  const applied: string[] = [];
+  for (const m of list) {
+    if (done.has(m.name)) continue;
+    await db.transaction().execute(async (trx) => {
+      await m.up(trx);
+      await trx.insertInto('folio_migrations').values({ name: m.name, applied_at: now() }).execute();
+    });
+    applied.push(m.name);
+    if (m.name === target) break;
+  }
+  return applied;
+}
+
+/** Reverts the newest applied migration (used by the migration tests). */
+export async function migrateDownOne(db: Kysely<any>, list: Migration[] = allMigrations): Promise<string | undefined> {
+  const done = await appliedMigrations(db);
+  const last = done.at(-1);
+  if (!last) return undefined;
+  const m = list.find((x) => x.name === last);
+  if (!m) throw new Error(`Cannot revert unknown migration ${last}`);
+  await db.transaction().execute(async (trx) => {
+    await m.down(trx);
+    await trx.deleteFrom('folio_migrations').where('name', '=', last).execute();
+  });
+  return last;
+}
+
+export async function integrityCheck(db: Db): Promise<string> {
+  const r = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(db);
+  return r.rows.map((x) => x.integrity_check).join('; ');
+}

@@ -1,0 +1,23 @@
+// All repositories, bound either to the database or to one transaction (the unit of work).
+import type { Db } from '../db.ts';
+import { UserRepository } from './userRepository.ts';
+import { ProjectRepository } from './projectRepository.ts';
+
+export interface Repos {
+  users: UserRepository;
+  projects: ProjectRepository;
+}
+
+export function makeRepos(db: Db): Repos {
+  return {
+    users: new UserRepository(db),
+    projects: new ProjectRepository(db),
+  };
+}
+
+/** Runs `fn` in one SQLite transaction: every write it makes lands together or not at all. */
+export type UnitOfWork = <T>(fn: (repos: Repos) => Promise<T>) => Promise<T>;
+
+export function unitOfWork(db: Db): UnitOfWork {
+  return (fn) => db.transaction().execute((trx) => fn(makeRepos(trx)));
+}

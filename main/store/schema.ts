@@ -1,0 +1,174 @@
+// Row types of every table, as kysely sees them. Booleans are stored as 0/1, timestamps as ISO 8601 UTC text.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string;
+  name: string;
+  is_admin: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AuthTokensTable {
+  user_id: number;
+  /** Random per-token value; the token itself is HMAC(secret, user_id:nonce) and is never stored. */
+  nonce: string;
+  token_hash: string;
+  created_at: string;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  name: string;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectMembersTable {
+  project_id: number;
+  user_id: number;
+  role: 'owner' | 'member';
+  created_at: string;
+}
+
+export interface LabelSetsTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  has_multiple_sections: number;
+  /** 1 for the label set that stands for a category itself (it shares the category's id). */
+  is_default: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CategoriesTable {
+  /** Same value as the id of the category's default label set. */
+  id: number;
+  project_id: number;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LabelSetCategoriesTable {
+  label_set_id: number;
+  category_id: number;
+}
+
+export interface LabelsTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  data_type: string;
+  description: string;
+  threshold: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LabelSetLabelsTable {
+  label_set_id: number;
+  label_id: number;
+}
+
+export interface DocumentsTable {
+  id: Generated<number>;
+  project_id: number;
+  category_id: number | null;
+  data_file_name: string;
+  blob_key: string;
+  file_size: number;
+  status: number;
+  status_reason: string | null;
+  dataset_status: number;
+  is_reviewed: number;
+  assignee_id: number | null;
+  callback_url: string | null;
+  created_by: number | null;
+  category_confidence: number | null;
+  category_is_revised: number;
+  number_of_pages: number;
+  text: string | null;
+  document_set_id: number | null;
+  ocr_time: number | null;
+  extraction_time: number | null;
+  processing_time: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AnnotationSetsTable {
+  id: Generated<number>;
+  document_id: number;
+  label_set_id: number;
+  created_at: string;
+}
+
+export interface AnnotationsTable {
+  id: Generated<number>;
+  document_id: number;
+  annotation_set_id: number;
+  label_id: number;
+  /** JSON array of spans (see shared/schemas). */
+  spans: string;
+  offset_string: string;
+  start_offset: number | null;
+  end_offset: number | null;
+  is_correct: number;
+  revised: number;
+  confidence: number | null;
+  origin: 'human' | 'machine';
+  custom_offset_string: number;
+  created_by: number | null;
+  revised_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MissingAnnotationsTable {
+  id: Generated<number>;
+  document_id: number;
+  label_id: number;
+  label_set_id: number;
+  annotation_set_id: number;
+  created_by: number | null;
+  created_at: string;
+}
+
+export interface FolioMigrationsTable {
+  name: string;
+  applied_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  auth_tokens: AuthTokensTable;
+  projects: ProjectsTable;
+  project_members: ProjectMembersTable;
+  label_sets: LabelSetsTable;
+  categories: CategoriesTable;
+  label_set_categories: LabelSetCategoriesTable;
+  labels: LabelsTable;
+  label_set_labels: LabelSetLabelsTable;
+  documents: DocumentsTable;
+  annotation_sets: AnnotationSetsTable;
+  annotations: AnnotationsTable;
+  missing_annotations: MissingAnnotationsTable;
+  folio_migrations: FolioMigrationsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type LabelSetRow = Selectable<LabelSetsTable>;
+export type CategoryRow = Selectable<CategoriesTable>;
+export type LabelRow = Selectable<LabelsTable>;
+export type DocumentRow = Selectable<DocumentsTable>;
+export type NewDocument = Insertable<DocumentsTable>;
+export type DocumentUpdate = Updateable<DocumentsTable>;
+export type AnnotationSetRow = Selectable<AnnotationSetsTable>;
+export type AnnotationRow = Selectable<AnnotationsTable>;
+export type MissingAnnotationRow = Selectable<MissingAnnotationsTable>;

@@ -1,0 +1,39 @@
+// Authentication, users and project membership.
+import { z } from 'zod';
+import { Id, Timestamp } from './common.ts';
+
+export const LoginRequest = z
+  .object({
+    username: z.string().trim().min(1).optional(),
+    email: z.string().trim().min(1).optional(),
+    password: z.string().min(1, 'This field may not be blank.'),
+  })
+  .refine((b) => b.username ?? b.email, { message: 'This field is required.', path: ['username'] });
+
+export const TokenResponse = z.object({ token: z.string() });
+
+export const User = z.object({
+  id: Id,
+  username: z.string().describe('the account email'),
+  email: z.string(),
+  name: z.string(),
+  is_admin: z.boolean(),
+  created_at: Timestamp,
+});
+
+export const UserCreate = z.object({
+  email: z.string().trim().email('Enter a valid email address.'),
+  password: z.string().min(8, 'The password must have at least 8 characters.'),
+  name: z.string().max(255).optional(),
+  is_admin: z.boolean().optional(),
+});
+
+export const Member = z.object({
+  id: Id.describe('user id'),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(['owner', 'member']),
+  created_at: Timestamp,
+});
+
+export const MemberAdd = z.object({ email: z.string().trim().min(1, 'This field may not be blank.') });

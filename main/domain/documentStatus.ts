@@ -1,0 +1,55 @@
+// Document status codes and dataset statuses as clients of this API family know them (compat.md).
+// `status` is sent as `[code, "Name"]`, `status_data` as the bare code.
+
+export const DocumentStatus = {
+  QUEUING_FOR_OCR: 0,
+  QUEUING_FOR_EXTRACTION: 1,
+  DONE: 2,
+  QUEUING_FOR_CATEGORIZATION: 3,
+  QUEUING_FOR_SPLITTING: 4,
+  OCR_IN_PROGRESS: 10,
+  EXTRACTION_IN_PROGRESS: 20,
+  CATEGORIZATION_IN_PROGRESS: 30,
+  SPLITTING_IN_PROGRESS: 40,
+  WAITING_FOR_SPLITTING_CONFIRMATION: 41,
+  COULD_NOT_BE_PROCESSED: 111,
+} as const;
+export type DocumentStatusCode = (typeof DocumentStatus)[keyof typeof DocumentStatus];
+
+const STATUS_NAMES: Record<DocumentStatusCode, string> = {
+  0: 'Queuing for OCR',
+  10: 'OCR in progress',
+  1: 'Queuing for extraction',
+  20: 'Extraction in progress',
+  3: 'Queuing for categorization',
+  30: 'Categorization in progress',
+  4: 'Queuing for splitting',
+  40: 'Splitting in progress',
+  41: 'Waiting for splitting confirmation',
+  2: 'Done',
+  111: 'Could not be processed',
+};
+
+export const STATUS_CODES = Object.keys(STATUS_NAMES).map(Number) as DocumentStatusCode[];
+
+export function isStatusCode(code: number): code is DocumentStatusCode {
+  return Object.hasOwn(STATUS_NAMES, code);
+}
+
+export function statusName(code: number): string {
+  return isStatusCode(code) ? STATUS_NAMES[code] : `Unknown status ${code}`;
+}
+
+/** The `status` field: code and display name. */
+export function statusPair(code: number): [number, string] {
+  return [code, statusName(code)];
+}
+
+/** Review only makes sense once processing has produced the text and the annotations. */
+export function labelingAvailable(code: number): 0 | 1 {
+  return code === DocumentStatus.DONE ? 1 : 0;
+}
+
+/** Where a document stands for AI training (compat.md `dataset_status`). */
+export const DatasetStatus = { NONE: 0, PREPARATION: 1, TRAINING: 2, TEST: 3, EXCLUDED: 4 } as const;
+export const DATASET_STATUS_NAMES: Record<number, string> = { 0: 'None', 1: 'Preparation', 2: 'Training', 3: 'Test', 4: 'Excluded' };

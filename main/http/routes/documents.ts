@@ -1,0 +1,176 @@
+// Documents (spec 2.5, compat.md): multipart upload (v3 and v2), list, detail with the annotation
+// tree (public documents answer without authentication), PATCH/PUT/DELETE, and the file downloads.
+import path from 'node:path';
+import { z } from 'zod';
+import { RESPONDED, route, type Ctx, type RouteSpec } from '../route.ts';
+import { envelope } from '../../../shared/schemas/common.ts';
+import {
+  DocumentDetail, DocumentDetailV2, DocumentListItem, DocumentPatch, DocumentPut, DocumentUpload,
+} from '../../../shared/schemas/documents.ts';
+import type { DocumentListRow } from '../../store/repositories/documentRepository.ts';
+import type { DocumentDetailView } from '../../services/documentService.ts';
+import { labelingAvailable, statusPair } from '../../domain/documentStatus.ts';
+import { bool, isoOut } from '../dto.ts';
+import { annotationSetsOut } from './annotations.ts';
+
+export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentListItem> {
+  return {
+    id: d.id,
+    project: d.project_id,
+    number_of_pages: d.number_of_pages,
+    data_file_name: d.data_file_name,
+    file_url: `/doc/show/${d.id}/`,
+    original_file_url: `/doc/show-original/${d.id}/`,
+    thumbnail_url: null,
+    callback_url: d.callback_url,
+    category: d.category_id,
+    category_confidence: d.category_confidence,
+    category_is_revised: bool(d.category_is_revised),
+    dataset_status: d.dataset_status,
+    status: statusPair(d.status),
+    status_data: d.status,
+    status_reason: d.status_reason,
+    labeling_available: labelingAvailable(d.status),
+    is_reviewed: bool(d.is_reviewed),
+    is_public: bool(d.is_public),
+    proposed_split: null,
+    document_set: d.document_set_id,
+    assignee: d.assignee_email,
+    created_by: d.created_by,
+    created_at: isoOut(d.created_at),
+    updated_at: isoOut(d.updated_at),
+    ocr_time: d.ocr_time,
+    extraction_time: d.extraction_time,
+    processing_time: d.processing_time,
+  };
+}
+
+export const documentOut = (v: DocumentDetailView): z.infer<typeof DocumentDetail> => ({
+  ...documentListOut(v.doc),
+  text: v.doc.text,
+  pages: [],
+  annotation_sets: annotationSetsOut(v.tree),
+});
+
+const base = '/api/v3/documents/';
+
+async function upload(ctx: Ctx<DocumentUpload>): Promise<DocumentDetailView> {
+  const { documents } = ctx.core.services;
+  const doc = await documents.upload(ctx.user, ctx.body, ctx.req.file);
+  return documents.detail(ctx.user, doc.id);
+}
+
+/** Sends a stored file under its document's name, typed by that name's extension. */
+function sendFile(ctx: Ctx<unknown>, file: { path: string; name: string }): Promise<typeof RESPONDED> {
+  ctx.res.type(path.extname(file.name) || 'application/octet-stream');
+  return new Promise((resolve, reject) => ctx.res.download(file.path, file.name, (err) => (err ? reject(err) : resolve(RESPONDED))));
+}
+
+export const documentRoutes: RouteSpec[] = [
+  route({
+    method: 'post',
+    path: base,
+    tag: 'documents',
+    summary: 'Upload a document (multipart/form-data only); it is queued for processing',
+    bodyMode: 'multipart',
+    body: DocumentUpload,
+    response: DocumentDetail,
+    handler: async (ctx) => documentOut(await upload(ctx)),
+  }),
+  route({
+    method: 'post',
+    path: '/api/v2/docs/',
+    tag: 'documents',
+    summary: 'Upload a document, version 2 (the answer adds category_template)',
+    bodyMode: 'multipart',
+    body: DocumentUpload,
+    response: DocumentDetailV2,
+    async handler(ctx) {
+      const v = await upload(ctx);
+      return { ...documentOut(v), category_template: v.doc.category_id };
+    },
+  }),
+  route({
+    method: 'get',
+    path: base,
+    tag: 'documents',
+    summary: "List the documents of the caller's projects",
+    list: {
+      filters: {
+        project: 'project id (also project_id)',
+        category: 'category id',
+        is_reviewed: 'true or false',
+        dataset_status: '0 none, 1 preparation, 2 training, 3 test, 4 excluded',
+        status: 'status code (also status_data)',
+        assignee: 'email or user id of the assignee',
+        document_set: 'document set id',
+        id: 'document id',
+        name: 'file name contains (case-insensitive)',
+      },
+      ordering: ['id', 'created_at', 'updated_at', 'data_file_name', 'status_data', 'dataset_status', 'number_of_pages'],
+    },
+    response: envelope(DocumentListItem),
+    async handler(ctx) {
+      const params = ctx.list();
+      return ctx.page(await ctx.core.services.documents.list(ctx.user, params), params, documentListOut);
+    },
+  }),
+  route({
+    method: 'get',
+    path: `${base}:id/`,
+    tag: 'documents',
+    summary: 'Document detail with its annotation sets (public documents need no authentication)',
+    auth: 'public',
+    response: DocumentDetail,
+    handler: async (ctx) => documentOut(await ctx.core.services.documents.detailFor(ctx.maybeUser, ctx.id())),
+  }),
+  route({
+    method: 'patch',
+    path: `${base}:id/`,
+    tag: 'documents',
+    summary: 'Change a document; is_reviewed true only when nothing awaits feedback and no label is unfilled',
+    body: DocumentPatch,
+    response: DocumentDetail,
+    async handler(ctx) {
+      const { documents } = ctx.core.services;
+      const doc = await documents.patch(ctx.user, ctx.id(), ctx.body);
+      return documentOut(await documents.detail(ctx.user, doc.id));
+    },
+  }),
+  route({
+    method: 'put',
+    path: `${base}:id/`,
+    tag: 'documents',
+    summary: 'Replace the changeable fields of a document (project and data_file_name required)',
+    body: DocumentPut,
+    response: DocumentDetail,
+    async handler(ctx) {
+      const { documents } = ctx.core.services;
+      const doc = await documents.replace(ctx.user, ctx.id(), ctx.body);
+      return documentOut(await documents.detail(ctx.user, doc.id));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: `${base}:id/`,
+    tag: 'documents',
+    summary: 'Delete a document with its annotations (and its file unless another document shares it)',
+    handler: async (ctx) => ctx.core.services.documents.remove(ctx.user, ctx.id()),
+  }),
+  route({
+    method: 'get',
+    path: '/doc/show-original/:id/',
+    tag: 'documents',
+    summary: 'Download the uploaded file',
+    produces: 'application/octet-stream',
+    handler: async (ctx) => sendFile(ctx, await ctx.core.services.documents.originalFile(ctx.user, ctx.id())),
+  }),
+  route({
+    method: 'get',
+    path: '/doc/show/:id/',
+    tag: 'documents',
+    summary: 'Download the searchable PDF (once processing has made it)',
+    produces: 'application/pdf',
+    handler: async (ctx) => ctx.core.services.documents.searchablePdf(ctx.user, ctx.id()),
+  }),
+];

@@ -1,0 +1,485 @@
+// Annotations, annotation sets and missing annotations (spec 2.7-2.10, 3.2): creation under the
+// annotation-set rules, review (one by one and in bulk), edits, and a document's annotation tree.
+import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
+import type { AnnotationChanges, AnnotationWithSet } from '../store/repositories/annotationRepository.ts';
+import type { AnnotationRow, AnnotationSetRow, DocumentRow, LabelRow, LabelSetRow, MissingAnnotationRow, UserRow } from '../store/schema.ts';
+import type { ListParams, Page } from '../../shared/listParams.ts';
+import type { AnnotationCreate, AnnotationPatch, DocumentAnnotationCreate, MissingAnnotationCreateItem } from '../../shared/schemas/annotations.ts';
+import { NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
+import { decideAnnotationSet, type SetRequest } from '../domain/annotationSetRules.ts';
+import { fillsLabel, labelStatus, reviewState, type LabelStatus, type ReviewSet, type ReviewState } from '../domain/reviewRules.ts';
+import { parseSpans, samePosition, spanColumns, toStoredSpans, type SpanInput, type StoredSpan } from '../domain/spans.ts';
+import { documentForField, visibleDocument } from './documentService.ts';
+
+/** Labels and label sets that annotation rows refer to, loaded in one batch each. */
+export interface Refs {
+  labels: Map<number, LabelRow>;
+  labelSets: Map<number, LabelSetRow>;
+}
+
+export interface AnnotationView {
+  row: AnnotationWithSet;
+  refs: Refs;
+}
+
+export interface TreeLabel {
+  label: LabelRow;
+  status: LabelStatus;
+  missing: MissingAnnotationRow | null;
+  annotations: AnnotationWithSet[];
+}
+
+export interface TreeSet {
+  /** null for a potential set: a label set of the category without an annotation set yet. */
+  annotationSet: AnnotationSetRow | null;
+  labelSet: LabelSetRow;
+  labels: TreeLabel[];
+}
+
+export interface DocumentTree {
+  sets: TreeSet[];
+  refs: Refs;
+}
+
+/** What the extraction AI hands over for one found value. */
+export interface MachineAnnotationInput {
+  documentId: number;
+  labelId: number;
+  annotationSetId?: number;
+  labelSetId?: number;
+  spans: SpanInput[];
+  confidence: number | null;
+}
+
+export const stateOf = (a: Pick<AnnotationRow, 'origin' | 'revised' | 'is_correct'>): ReviewState =>
+  reviewState({ origin: a.origin, revised: a.revised === 1, isCorrect: a.is_correct === 1 });
+
+const unknownPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
+
+interface NewAnnotationInput {
+  labelId: number;
+  annotationSetId: number | null;
+  labelSetId: number | null;
+  spans: SpanInput[];
+  isCorrect: boolean;
+  revised: boolean;
+  confidence: number | null;
+  origin: 'human' | 'machine';
+  userId: number | null;
+}
+
+export class AnnotationService {
+  constructor(private readonly repos: Repos, private readonly uow: UnitOfWork) {}
+
+  // --- creation --------------------------------------------------------------------------------
+
+  /** POST /documents/<id>/annotations/: an unknown document is a 404. */
+  createForDocument(user: UserRow, documentId: number, input: DocumentAnnotationCreate): Promise<AnnotationView> {
+    return this.uow(async (r) => this.createHuman(r, user, await visibleDocument(r, user, documentId), input));
+  }
+
+  /** POST /annotations/: the document is a body field, so an unknown one is a 400 on it. */
+  create(user: UserRow, input: AnnotationCreate): Promise<AnnotationView> {
+    return this.uow(async (r) => this.createHuman(r, user, await documentForField(r, user, input.document), input));
+  }
+
+  private async createHuman(r: Repos, user: UserRow, doc: DocumentRow, input: DocumentAnnotationCreate): Promise<AnnotationView> {
+    this.assertUnlocked(doc);
+    const row = await this.insert(r, doc, {
+      labelId: input.label,
+      annotationSetId: input.annotation_set ?? null,
+      labelSetId: input.label_set ?? input.label_set_id ?? null,
+      spans: input.span,
+      // A person drawing an annotation vouches for it ("Created by human", spec 3.2).
+      isCorrect: input.is_correct ?? true,
+      revised: input.is_revised ?? input.revised ?? false,
+      confidence: input.confidence ?? null,
+      origin: 'human',
+      userId: user.id,
+    });
+    return this.view(r, row);
+  }
+
+  /**
+   * For the extraction AI (a later part of Folio): a machine-made annotation that awaits feedback,
+   * written inside the caller's transaction under the same annotation-set rules. Returns its id.
+   */
+  async createMachineAnnotation(r: Repos, input: MachineAnnotationInput): Promise<number> {
+    const doc = await r.documents.findById(input.documentId);
+    if (!doc) throw new NotFoundError(`Document ${input.documentId} not found.`);
+    const row = await this.insert(r, doc, {
+      labelId: input.labelId,
+      annotationSetId: input.annotationSetId ?? null,
+      labelSetId: input.labelSetId ?? null,
+      spans: input.spans,
+      isCorrect: false,
+      revised: false,
+      confidence: input.confidence,
+      origin: 'machine',
+      userId: null,
+    });
+    return row.id;
+  }
+
+  private async insert(r: Repos, doc: DocumentRow, input: NewAnnotationInput): Promise<AnnotationWithSet> {
+    const label = await this.labelFor(r, doc, input.labelId, 'label');
+    const setId = await this.resolveSet(r, doc, label, input.annotationSetId, input.labelSetId, 'annotation');
+    const spans = this.storedSpans(doc, input.spans);
+    await this.assertNotDuplicate(r, doc.id, label, spans);
+    const id = await r.annotations.insertAnnotation({
+      document_id: doc.id,
+      annotation_set_id: setId,
+      label_id: label.id,
+      ...spanColumns(spans),
+      is_correct: input.isCorrect ? 1 : 0,
+      revised: input.revised ? 1 : 0,
+      confidence: input.confidence,
+      origin: input.origin,
+      created_by: input.userId,
+      revised_by: input.revised ? input.userId : null,
+    });
+    const row = (await r.annotations.findAnnotation(id))!;
+    await this.afterWrite(r, row);
+    return row;
+  }
+
+  // --- reading ---------------------------------------------------------------------------------
+
+  async get(user: UserRow, id: number): Promise<AnnotationView> {
+    const row = await this.repos.annotations.findAnnotation(id);
+    if (!row) throw new NotFoundError('Annotation not found.');
+    await this.documentOf(this.repos, user, row.document_id, 'Annotation');
+    return this.view(this.repos, row);
+  }
+
+  /** One page of annotations with their labels and label sets: three queries whatever the limit. */
+  async list(user: UserRow, params: ListParams): Promise<{ page: Page<AnnotationWithSet>; refs: Refs }> {
+    const page = await this.repos.annotations.listAnnotations(user.id, params);
+    return { page, refs: await this.loadRefs(this.repos, page.items) };
+  }
+
+  // --- changes ---------------------------------------------------------------------------------
+
+  /** PATCH: accept or decline (revised, is_correct), relabel, move to another set, correct the spans. */
+  patch(user: UserRow, id: number, c: AnnotationPatch): Promise<AnnotationView> {
+    return this.uow(async (r) => {
+      const { row: a, doc } = await this.editable(r, user, id);
+      const label = await this.labelFor(r, doc, c.label ?? a.label_id, 'label');
+      const changes: AnnotationChanges = {};
+      if (c.label !== undefined || c.annotation_set !== undefined) {
+        changes.label_id = label.id;
+        changes.annotation_set_id = await this.resolveSet(r, doc, label, c.annotation_set ?? a.annotation_set_id, null, 'annotation');
+      }
+      const spans = c.span ? this.storedSpans(doc, c.span, parseSpans(a.spans)) : parseSpans(a.spans);
+      if (c.span) Object.assign(changes, spanColumns(spans));
+      if (c.label !== undefined || c.span) await this.assertNotDuplicate(r, doc.id, label, spans, a.id);
+      Object.assign(changes, this.reviewChanges(user, a, c.is_correct, c.revised ?? c.is_revised));
+      if (c.confidence !== undefined) changes.confidence = c.confidence;
+      await r.annotations.updateAnnotations([a.id], changes);
+      const row = (await r.annotations.findAnnotation(a.id))!;
+      await this.afterWrite(r, row);
+      return this.view(r, row);
+    });
+  }
+
+  /** PUT: every field of the create body; omitted review flags get the defaults of a human annotation. */
+  replace(user: UserRow, id: number, body: AnnotationCreate): Promise<AnnotationView> {
+    return this.uow(async (r) => {
+      const { row: a, doc } = await this.editable(r, user, id);
+      if (body.document !== doc.id) throw ValidationError.of('document', 'An annotation cannot move to another document.');
+      const label = await this.labelFor(r, doc, body.label, 'label');
+      let annotationSetId = body.annotation_set ?? null;
+      const labelSetId = body.label_set ?? body.label_set_id ?? null;
+      // Naming the label set the annotation is already in keeps it in its set rather than opening another.
+      if (annotationSetId === null && labelSetId === a.label_set_id) annotationSetId = a.annotation_set_id;
+      const setId = await this.resolveSet(r, doc, label, annotationSetId, labelSetId, 'annotation');
+      const spans = this.storedSpans(doc, body.span, parseSpans(a.spans));
+      await this.assertNotDuplicate(r, doc.id, label, spans, a.id);
+      const revised = body.is_revised ?? body.revised ?? false;
+      await r.annotations.updateAnnotations([a.id], {
+        label_id: label.id,
+        annotation_set_id: setId,
+        ...spanColumns(spans),
+        is_correct: (body.is_correct ?? true) ? 1 : 0,
+        revised: revised ? 1 : 0,
+        revised_by: revised ? user.id : null,
+        confidence: body.confidence ?? null,
+      });
+      const row = (await r.annotations.findAnnotation(a.id))!;
+      await this.afterWrite(r, row);
+      return this.view(r, row);
+    });
+  }
+
+  async remove(user: UserRow, id: number): Promise<void> {
+    await this.uow(async (r) => {
+      const { row } = await this.editable(r, user, id);
+      await r.annotations.removeAnnotation(row.id);
+    });
+  }
+
+  /** PATCH /documents/<id>/update-annotations/: the same review flags on many annotations, all or nothing. */
+  bulkReview(user: UserRow, documentId: number, body: { ids: number[]; is_correct?: boolean; revised?: boolean; is_revised?: boolean }): Promise<{ rows: AnnotationWithSet[]; refs: Refs }> {
+    return this.uow(async (r) => {
+      const doc = await visibleDocument(r, user, documentId);
+      this.assertUnlocked(doc);
+      const revised = body.revised ?? body.is_revised;
+      if (body.is_correct === undefined && revised === undefined) {
+        throw ValidationError.of('non_field_errors', 'Send is_correct and/or revised: there is nothing to change.');
+      }
+      const ids = [...new Set(body.ids)];
+      const found = await r.annotations.annotationsByIds(ids);
+      const ours = new Set(found.filter((a) => a.document_id === doc.id).map((a) => a.id));
+      const foreign = ids.filter((id) => !ours.has(id));
+      if (foreign.length) throw ValidationError.of('ids', `Not annotations of document ${doc.id}: ${foreign.join(', ')}.`);
+      // Rows differ in their current flags only when one flag is left out; group them by the outcome.
+      const groups = new Map<string, { ids: number[]; changes: AnnotationChanges }>();
+      for (const a of found) {
+        const changes = this.reviewChanges(user, a, body.is_correct, revised);
+        const key = JSON.stringify(changes);
+        const g = groups.get(key) ?? { ids: [], changes };
+        g.ids.push(a.id);
+        groups.set(key, g);
+      }
+      for (const g of groups.values()) await r.annotations.updateAnnotations(g.ids, g.changes);
+      const rows = await r.annotations.annotationsByIds(ids);
+      for (const row of rows) await this.afterWrite(r, row);
+      return { rows, refs: await this.loadRefs(r, rows) };
+    });
+  }
+
+  // --- missing annotations ---------------------------------------------------------------------
+
+  /** One body or a list (all or nothing). Errors of list items are keyed `<index>.<field>`. */
+  createMissing(user: UserRow, items: MissingAnnotationCreateItem[], isList: boolean): Promise<MissingAnnotationRow[]> {
+    return this.uow(async (r) => {
+      const created: MissingAnnotationRow[] = [];
+      for (const [i, item] of items.entries()) {
+        const p = isList ? `${i}.` : '';
+        const doc = await documentForField(r, user, item.document, `${p}document`);
+        this.assertUnlocked(doc);
+        const label = await this.labelFor(r, doc, item.label, `${p}label`);
+        const labelSetId = item.label_set ?? item.label_set_id ?? null;
+        if (labelSetId === null && item.annotation_set == null) throw ValidationError.of(`${p}label_set`, 'This field is required.');
+        const setId = await this.resolveSet(r, doc, label, item.annotation_set ?? null, labelSetId, 'missing', p);
+        const filled = (await r.annotations.annotationsOfLabel(doc.id, label.id)).find((a) => a.annotation_set_id === setId && fillsLabel(stateOf(a)));
+        if (filled) {
+          throw ValidationError.of(`${p}label`, `Label "${label.name}" has an accepted annotation (${filled.id}) in annotation set ${setId}: it cannot be marked missing.`);
+        }
+        if (await r.annotations.findMissingFor(setId, label.id)) {
+          throw ValidationError.of(`${p}label`, `Label "${label.name}" is already marked missing in annotation set ${setId}.`);
+        }
+        const set = (await r.annotations.findSet(setId))!;
+        created.push(await r.annotations.insertMissing({ document_id: doc.id, label_id: label.id, label_set_id: set.label_set_id, annotation_set_id: setId, created_by: user.id }));
+      }
+      return created;
+    });
+  }
+
+  async getMissing(user: UserRow, id: number): Promise<MissingAnnotationRow> {
+    return (await this.visibleMissing(this.repos, user, id)).row;
+  }
+
+  listMissing(user: UserRow, params: ListParams): Promise<Page<MissingAnnotationRow>> {
+    return this.repos.annotations.listMissing(user.id, params);
+  }
+
+  /** The label goes back to Unfilled (spec 3.2). */
+  async removeMissing(user: UserRow, id: number): Promise<void> {
+    await this.uow(async (r) => {
+      const { row, doc } = await this.visibleMissing(r, user, id);
+      this.assertUnlocked(doc);
+      await r.annotations.removeMissing(row.id);
+    });
+  }
+
+  // --- the document tree -----------------------------------------------------------------------
+
+  /**
+   * The document's annotation sets with their labels and annotations, followed by the potential sets
+   * (spec 2.5). Six queries whatever the number of annotations.
+   */
+  async documentTree(doc: DocumentRow, r: Repos = this.repos): Promise<DocumentTree> {
+    const sets = await r.annotations.setsOfDocument(doc.id);
+    const annotations = await r.annotations.annotationsOfDocument(doc.id);
+    const missing = await r.annotations.missingOfDocument(doc.id);
+    const labelSets = await r.annotations.labelSetsOfCategoryAnd(doc.category_id, sets.map((s) => s.label_set_id));
+    const members = await r.annotations.labelsOfLabelSets(labelSets.map((ls) => ls.id));
+
+    const labels = new Map<number, LabelRow>();
+    const labelIdsOfSet = new Map<number, number[]>();
+    for (const { label_set_id, ...label } of members) {
+      labels.set(label.id, label);
+      const ids = labelIdsOfSet.get(label_set_id) ?? [];
+      ids.push(label.id);
+      labelIdsOfSet.set(label_set_id, ids);
+    }
+    // Labels taken out of a label set after they were used still show, under the set that holds them.
+    const stray = [...annotations.map((a) => a.label_id), ...missing.map((m) => m.label_id)].filter((id) => !labels.has(id));
+    for (const l of await r.annotations.labelsByIds(stray)) labels.set(l.id, l);
+    const labelSetById = new Map(labelSets.map((ls) => [ls.id, ls]));
+
+    const key = (setId: number, labelId: number) => `${setId}:${labelId}`;
+    const annotationsAt = new Map<string, AnnotationWithSet[]>();
+    const usedLabelsOfSet = new Map<number, Set<number>>();
+    const use = (setId: number, labelId: number) => {
+      const s = usedLabelsOfSet.get(setId) ?? new Set<number>();
+      s.add(labelId);
+      usedLabelsOfSet.set(setId, s);
+    };
+    for (const a of annotations) {
+      const k = key(a.annotation_set_id, a.label_id);
+      const list = annotationsAt.get(k);
+      if (list) list.push(a);
+      else annotationsAt.set(k, [a]);
+      use(a.annotation_set_id, a.label_id);
+    }
+    const missingAt = new Map<string, MissingAnnotationRow>();
+    for (const m of missing) {
+      missingAt.set(key(m.annotation_set_id, m.label_id), m);
+      use(m.annotation_set_id, m.label_id);
+    }
+
+    const treeLabels = (setId: number | null, labelSetId: number): TreeLabel[] => {
+      const ids = [...(labelIdsOfSet.get(labelSetId) ?? [])];
+      const own = new Set(ids);
+      if (setId !== null) for (const id of usedLabelsOfSet.get(setId) ?? []) if (!own.has(id)) ids.push(id);
+      return ids.map((id) => {
+        const anns = setId === null ? [] : annotationsAt.get(key(setId, id)) ?? [];
+        const miss = setId === null ? null : missingAt.get(key(setId, id)) ?? null;
+        return { label: labels.get(id)!, status: labelStatus(anns.map(stateOf), miss !== null), missing: miss, annotations: anns };
+      });
+    };
+
+    const out: TreeSet[] = sets.map((s) => ({ annotationSet: s, labelSet: labelSetById.get(s.label_set_id)!, labels: treeLabels(s.id, s.label_set_id) }));
+    const present = new Set(sets.map((s) => s.label_set_id));
+    const potential = labelSets.filter((ls) => !present.has(ls.id)).sort((a, b) => b.is_default - a.is_default || a.id - b.id);
+    for (const ls of potential) out.push({ annotationSet: null, labelSet: ls, labels: treeLabels(null, ls.id) });
+    return { sets: out, refs: { labels, labelSets: labelSetById } };
+  }
+
+  /** The tree as the review rules see it. */
+  reviewSets(tree: DocumentTree): ReviewSet[] {
+    return tree.sets.map((s) => ({
+      annotationSetId: s.annotationSet?.id ?? null,
+      labelSetName: s.labelSet.name,
+      hasMultipleSections: s.labelSet.has_multiple_sections === 1,
+      labels: s.labels.map((l) => ({ name: l.label.name, status: l.status, annotations: l.annotations.map((a) => ({ id: a.id, state: stateOf(a) })) })),
+    }));
+  }
+
+  // --- shared steps ----------------------------------------------------------------------------
+
+  /** Spec 3.1: a reviewed document is locked until is_reviewed is set back to false. */
+  private assertUnlocked(doc: DocumentRow): void {
+    if (doc.is_reviewed === 1) {
+      throw new PermissionError(`Document ${doc.id} is reviewed and its annotations are locked: set is_reviewed to false first.`);
+    }
+  }
+
+  private async editable(r: Repos, user: UserRow, id: number): Promise<{ row: AnnotationWithSet; doc: DocumentRow }> {
+    const row = await r.annotations.findAnnotation(id);
+    if (!row) throw new NotFoundError('Annotation not found.');
+    const doc = await this.documentOf(r, user, row.document_id, 'Annotation');
+    this.assertUnlocked(doc);
+    return { row, doc };
+  }
+
+  private async visibleMissing(r: Repos, user: UserRow, id: number): Promise<{ row: MissingAnnotationRow; doc: DocumentRow }> {
+    const row = await r.annotations.findMissing(id);
+    if (!row) throw new NotFoundError('Missing annotation not found.');
+    return { row, doc: await this.documentOf(r, user, row.document_id, 'Missing annotation') };
+  }
+
+  /** The document of a record addressed by its own id: a document the user cannot see makes the record a 404. */
+  private async documentOf(r: Repos, user: UserRow, documentId: number, what: string): Promise<DocumentRow> {
+    try {
+      return await visibleDocument(r, user, documentId);
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new NotFoundError(`${what} not found.`);
+      throw err;
+    }
+  }
+
+  /** A label of the document's project (ids of other projects are answered like unknown ids). */
+  private async labelFor(r: Repos, doc: DocumentRow, labelId: number, field: string): Promise<LabelRow> {
+    const [label] = await r.annotations.labelsByIds([labelId]);
+    if (!label || label.project_id !== doc.project_id) throw ValidationError.of(field, unknownPk(labelId));
+    return label;
+  }
+
+  /** Applies spec 2.8 (domain/annotationSetRules.ts) and creates the set when the rules say so. */
+  private async resolveSet(
+    r: Repos, doc: DocumentRow, label: LabelRow, annotationSetId: number | null, labelSetId: number | null,
+    purpose: SetRequest['purpose'], fieldPrefix = '',
+  ): Promise<number> {
+    const annotationSet = annotationSetId === null ? undefined : await r.annotations.findSet(annotationSetId);
+    const onDocument = annotationSet && annotationSet.document_id === doc.id ? annotationSet : undefined;
+    const labelSetRowId = onDocument ? onDocument.label_set_id : labelSetId;
+    const ls = labelSetRowId === null ? undefined : await r.labelSets.findById(labelSetRowId);
+    const decision = decideAnnotationSet({
+      purpose,
+      document: { id: doc.id, projectId: doc.project_id, categoryId: doc.category_id },
+      labelId: label.id,
+      labelName: label.name,
+      annotationSetId,
+      labelSetId,
+      annotationSet: annotationSet && { id: annotationSet.id, documentId: annotationSet.document_id, labelSetId: annotationSet.label_set_id },
+      labelSet: ls && {
+        id: ls.id,
+        name: ls.name,
+        projectId: ls.project_id,
+        hasMultipleSections: ls.has_multiple_sections === 1,
+        categoryIds: ls.category_ids,
+        labelIds: ls.label_ids,
+      },
+      existingSets: ls && !onDocument
+        ? (await r.annotations.setsOfDocumentForLabelSet(doc.id, ls.id)).map((s) => ({ id: s.id, documentId: s.document_id, labelSetId: s.label_set_id }))
+        : [],
+    });
+    if (decision.kind === 'refuse') throw ValidationError.of(`${fieldPrefix}${decision.field}`, decision.message);
+    if (decision.kind === 'reuse') return decision.annotationSetId;
+    return (await r.annotations.createSet(doc.id, decision.labelSetId)).id;
+  }
+
+  /** Spans as stored; once the document's pages are known, every span must lie on one of them. */
+  private storedSpans(doc: DocumentRow, spans: SpanInput[], previous: StoredSpan[] = []): StoredSpan[] {
+    const pages = doc.number_of_pages;
+    const bad = pages > 0 ? spans.findIndex((s) => s.page_index >= pages) : -1;
+    if (bad >= 0) throw ValidationError.of(`span.${bad}.page_index`, `Document ${doc.id} has ${pages} page${pages === 1 ? '' : 's'} (page_index 0 to ${pages - 1}).`);
+    return toStoredSpans(spans, previous);
+  }
+
+  /** The same label on the same place twice is refused (compat.md). */
+  private async assertNotDuplicate(r: Repos, documentId: number, label: LabelRow, spans: StoredSpan[], exceptId?: number): Promise<void> {
+    const same = (await r.annotations.annotationsOfLabel(documentId, label.id)).find((a) => a.id !== exceptId && samePosition(parseSpans(a.spans), spans));
+    if (!same) return;
+    const hint = stateOf(same) === 'Declined' ? ': it was declined, accept it instead' : '';
+    throw ValidationError.of('non_field_errors', `This text is already labelled "${label.name}" (annotation ${same.id})${hint}.`);
+  }
+
+  /** The columns a review action changes; revised_by names whoever left the annotation revised. */
+  private reviewChanges(user: UserRow, a: AnnotationRow, isCorrect: boolean | undefined, revised: boolean | undefined): AnnotationChanges {
+    if (isCorrect === undefined && revised === undefined) return {};
+    const nowRevised = revised ?? a.revised === 1;
+    return {
+      ...(isCorrect !== undefined ? { is_correct: isCorrect ? 1 : 0 } : {}),
+      ...(revised !== undefined ? { revised: revised ? 1 : 0 } : {}),
+      revised_by: nowRevised ? user.id : null,
+    };
+  }
+
+  /** A filled label is no longer "not found": its missing record goes. */
+  private async afterWrite(r: Repos, row: AnnotationRow): Promise<void> {
+    if (fillsLabel(stateOf(row))) await r.annotations.removeMissingFor(row.annotation_set_id, row.label_id);
+  }
+
+  private async loadRefs(r: Repos, rows: AnnotationWithSet[]): Promise<Refs> {
+    const [labels, labelSets] = [await r.annotations.labelsByIds(rows.map((a) => a.label_id)), await r.annotations.labelSetsByIds(rows.map((a) => a.label_set_id))];
+    return { labels: new Map(labels.map((l) => [l.id, l])), labelSets: new Map(labelSets.map((ls) => [ls.id, ls])) };
+  }
+
+  private async view(r: Repos, row: AnnotationWithSet): Promise<AnnotationView> {
+    return { row, refs: await this.loadRefs(r, [row]) };
+  }
+}

@@ -1,0 +1,243 @@
+// Documents: upload (file into the blob store, row in one transaction), list, detail with its
+// annotation tree, PATCH/PUT (review, category, assignee, ...), delete, and the original file.
+import path from 'node:path';
+import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
+import type { DocumentRow, DocumentUpdate, UserRow } from '../store/schema.ts';
+import type { DocumentListRow, DocumentView } from '../store/repositories/documentRepository.ts';
+import type { BlobStore } from '../blobs/blobStore.ts';
+import type { ListParams, Page } from '../../shared/listParams.ts';
+import type { DocumentPatch, DocumentPut, DocumentUpload } from '../../shared/schemas/documents.ts';
+import type { ProjectService } from './projectService.ts';
+import type { AnnotationService, DocumentTree } from './annotationService.ts';
+import { AuthenticationError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import { DatasetStatus, DocumentStatus, statusName } from '../domain/documentStatus.ts';
+import { reviewBlockers } from '../domain/reviewRules.ts';
+
+/** What multer hands over for the `data_file` part. */
+export interface UploadedFile {
+  path: string;
+  originalname: string;
+  size: number;
+}
+
+/**
+ * Where document processing (OCR, extraction: a later part of Folio) plugs in. `enqueue` runs inside
+ * the upload's transaction so that the document and its jobs are written together.
+ */
+export interface DocumentPipelineHook {
+  enqueue(repos: Repos, doc: DocumentRow): Promise<void>;
+  /** For sync=true uploads: resolves once processing of the document has ended, done or failed. */
+  waitUntilProcessed(documentId: number): Promise<void>;
+}
+
+const noPipeline: DocumentPipelineHook = { enqueue: async () => {}, waitUntilProcessed: async () => {} };
+
+export interface DocumentDetailView {
+  doc: DocumentView;
+  tree: DocumentTree;
+}
+
+const unknownPk = (id: number | string) => `Invalid pk "${id}" - object does not exist.`;
+
+/** A document of one of the user's projects, else 404 (existence is not revealed). */
+export async function visibleDocument(repos: Repos, user: UserRow, id: number): Promise<DocumentView> {
+  const doc = await repos.documents.findById(id);
+  if (!doc || !(await repos.projects.isMember(doc.project_id, user.id))) throw new NotFoundError('Document not found.');
+  return doc;
+}
+
+/** The same for a document named in a request body: a 400 on that field. */
+export async function documentForField(repos: Repos, user: UserRow, id: number, field = 'document'): Promise<DocumentView> {
+  const doc = await repos.documents.findById(id);
+  if (!doc || !(await repos.projects.isMember(doc.project_id, user.id))) throw ValidationError.of(field, unknownPk(id));
+  return doc;
+}
+
+/**
+ * The uploaded file's name without any client path. Multer reads part headers as latin1, so a name a
+ * client sent as raw UTF-8 bytes arrives garbled: re-read it as UTF-8 when that decodes cleanly.
+ */
+export function cleanFileName(raw: string): string {
+  let name = raw;
+  if (/^[\x00-\xff]*$/.test(name) && /[\x80-\xff]/.test(name)) {
+    const utf8 = Buffer.from(name, 'latin1').toString('utf8');
+    if (!utf8.includes('\ufffd')) name = utf8;
+  }
+  name = path.basename(name.replace(/\\/g, '/')).replace(/[\x00-\x1f\x7f]/g, '').trim();
+  return name.slice(0, 255) || 'document';
+}
+
+export class DocumentService {
+  private pipeline: DocumentPipelineHook = noPipeline;
+
+  constructor(
+    private readonly repos: Repos,
+    private readonly uow: UnitOfWork,
+    private readonly blobs: BlobStore,
+    private readonly projects: ProjectService,
+    private readonly annotations: AnnotationService,
+  ) {}
+
+  /** The processing pipeline registers itself here once it exists; until then uploads stay queued. */
+  attachPipeline(hook: DocumentPipelineHook): void {
+    this.pipeline = hook;
+  }
+
+  async upload(user: UserRow, input: DocumentUpload, file: UploadedFile | undefined): Promise<DocumentView> {
+    const project = await this.projects.getForField(user, input.project, 'project');
+    if (!file) throw ValidationError.of('data_file', 'No file was submitted.');
+    if (file.size === 0) throw ValidationError.of('data_file', 'The submitted file is empty.');
+    const categoryField = input.category == null && input.category_template != null ? 'category_template' : 'category';
+    const requested = input.category ?? input.category_template;
+    const categoryId = requested == null ? null : await this.categoryOf(this.repos, project.id, requested, categoryField);
+    const assigneeId = input.assignee == null ? null : await this.memberOf(this.repos, project.id, input.assignee);
+
+    const blob = await this.blobs.adopt(file.path);
+    let doc: DocumentRow;
+    try {
+      const t = new Date().toISOString();
+      doc = await this.uow(async (r) => {
+        const row = await r.documents.insert({
+          project_id: project.id,
+          category_id: categoryId,
+          data_file_name: cleanFileName(file.originalname),
+          blob_key: blob.key,
+          file_size: blob.size,
+          status: DocumentStatus.QUEUING_FOR_OCR,
+          dataset_status: input.dataset_status ?? DatasetStatus.NONE,
+          is_reviewed: 0,
+          number_of_pages: 0,
+          assignee_id: assigneeId,
+          callback_url: input.callback_url ?? null,
+          created_by: user.id,
+          // "Revised" records a later correction (PATCH); a category named at upload is simply the category.
+          category_is_revised: 0,
+          created_at: t,
+          updated_at: t,
+        });
+        await this.pipeline.enqueue(r, row);
+        return row;
+      });
+    } catch (err) {
+      await this.releaseBlob(blob.key);
+      throw err;
+    }
+    if (input.sync) await this.pipeline.waitUntilProcessed(doc.id);
+    return (await this.repos.documents.findById(doc.id))!;
+  }
+
+  list(user: UserRow, params: ListParams): Promise<Page<DocumentListRow>> {
+    return this.repos.documents.list(user.id, params);
+  }
+
+  get(user: UserRow, id: number): Promise<DocumentView> {
+    return visibleDocument(this.repos, user, id);
+  }
+
+  /**
+   * The detail for a caller who may be anonymous: public documents answer anyone (spec 5.1); other
+   * documents need credentials (401) and membership of their project (404).
+   */
+  async detailFor(user: UserRow | undefined, id: number): Promise<DocumentDetailView> {
+    const doc = await this.repos.documents.findById(id);
+    if (!doc?.is_public) {
+      if (!user) throw new AuthenticationError();
+      return this.detail(user, id);
+    }
+    return { doc, tree: await this.annotations.documentTree(doc) };
+  }
+
+  async detail(user: UserRow, id: number): Promise<DocumentDetailView> {
+    const doc = await visibleDocument(this.repos, user, id);
+    return { doc, tree: await this.annotations.documentTree(doc) };
+  }
+
+  async patch(user: UserRow, id: number, changes: DocumentPatch): Promise<DocumentView> {
+    await this.uow(async (r) => {
+      const doc = await visibleDocument(r, user, id);
+      await this.apply(r, doc, changes);
+    });
+    return (await this.repos.documents.findById(id))!;
+  }
+
+  /** PUT replaces: required fields must be there (the schema), omitted ones go back to their defaults. */
+  async replace(user: UserRow, id: number, body: DocumentPut): Promise<DocumentView> {
+    await this.uow(async (r) => {
+      const doc = await visibleDocument(r, user, id);
+      if (body.project !== doc.project_id) throw ValidationError.of('project', 'A document cannot be moved to another project.');
+      await this.apply(r, doc, {
+        data_file_name: body.data_file_name,
+        category: body.category ?? null,
+        dataset_status: body.dataset_status ?? DatasetStatus.NONE,
+        assignee: body.assignee ?? null,
+        callback_url: body.callback_url ?? null,
+        is_public: body.is_public ?? false,
+        is_reviewed: body.is_reviewed ?? false,
+      });
+    });
+    return (await this.repos.documents.findById(id))!;
+  }
+
+  /** Writes the changes, then checks the review rules against the changed document: all or nothing. */
+  private async apply(r: Repos, doc: DocumentView, c: DocumentPatch): Promise<void> {
+    const update: DocumentUpdate = {};
+    if (c.category !== undefined) {
+      const categoryId = c.category === null ? null : await this.categoryOf(r, doc.project_id, c.category);
+      if (categoryId !== doc.category_id) {
+        update.category_id = categoryId;
+        update.category_is_revised = 1;
+      }
+    }
+    if (c.assignee !== undefined) update.assignee_id = c.assignee === null ? null : await this.memberOf(r, doc.project_id, c.assignee);
+    if (c.dataset_status !== undefined) update.dataset_status = c.dataset_status;
+    if (c.data_file_name !== undefined) update.data_file_name = cleanFileName(c.data_file_name);
+    if (c.callback_url !== undefined) update.callback_url = c.callback_url;
+    if (c.is_public !== undefined) update.is_public = c.is_public ? 1 : 0;
+    if (c.is_reviewed !== undefined) update.is_reviewed = c.is_reviewed ? 1 : 0;
+    await r.documents.update(doc.id, update);
+
+    if (c.is_reviewed) {
+      const changed = (await r.documents.findById(doc.id))!;
+      const reasons = reviewBlockers(this.annotations.reviewSets(await this.annotations.documentTree(changed, r)));
+      if (reasons.length) throw new ValidationError({ is_reviewed: reasons });
+    }
+  }
+
+  async remove(user: UserRow, id: number): Promise<void> {
+    const doc = await visibleDocument(this.repos, user, id);
+    await this.uow((r) => r.documents.remove(doc.id));
+    await this.releaseBlob(doc.blob_key);
+  }
+
+  /** The uploaded bytes with the name they were uploaded under. */
+  async originalFile(user: UserRow, id: number): Promise<{ path: string; name: string }> {
+    const doc = await visibleDocument(this.repos, user, id);
+    if (!this.blobs.exists(doc.blob_key)) throw new NotFoundError('The file of this document is missing from the data folder.');
+    return { path: this.blobs.pathOf(doc.blob_key), name: doc.data_file_name };
+  }
+
+  /** The searchable PDF comes with the processing pipeline; until it exists, say why there is none. */
+  async searchablePdf(user: UserRow, id: number): Promise<never> {
+    const doc = await visibleDocument(this.repos, user, id);
+    throw new NotFoundError(`The searchable PDF is not ready yet (status ${statusName(doc.status)}).`);
+  }
+
+  /** Identical uploads share one blob: it goes only when no document refers to it any more. */
+  private async releaseBlob(key: string): Promise<void> {
+    if ((await this.repos.documents.countByBlob(key)) === 0) await this.blobs.remove(key);
+  }
+
+  private async categoryOf(r: Repos, projectId: number, categoryId: number, field = 'category'): Promise<number> {
+    // Spec 7.3: a category of another project is refused like an unknown one.
+    if ((await r.categories.projectIdsOf([categoryId])).get(categoryId) !== projectId) throw ValidationError.of(field, unknownPk(categoryId));
+    return categoryId;
+  }
+
+  /** Spec 5.3 and 7.4: the assignee must be a member of the document's project. */
+  private async memberOf(r: Repos, projectId: number, ref: number | string): Promise<number> {
+    const user = typeof ref === 'number' ? await r.users.findById(ref) : await r.users.findByEmail(ref);
+    if (!user) throw ValidationError.of('assignee', typeof ref === 'number' ? unknownPk(ref) : `No user with the email ${ref}.`);
+    if (!(await r.projects.isMember(projectId, user.id))) throw ValidationError.of('assignee', `${user.email} is not a member of project ${projectId}.`);
+    return user.id;
+  }
+}

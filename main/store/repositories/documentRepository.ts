@@ -1,0 +1,99 @@
+// Documents: the list with its filters, single rows with the assignee's email, writes, and the
+// blob reference count that decides when an uploaded file may be removed.
+import { sql } from 'kysely';
+import type { Db } from '../db.ts';
+import { now } from '../db.ts';
+import type { DocumentRow, DocumentUpdate, NewDocument } from '../schema.ts';
+import type { ListParams, Page } from '../../../shared/listParams.ts';
+import { boolFilter, containsFilter, intFilter, runList, type Filter, type ListSpec } from '../listQuery.ts';
+
+/** A document with its assignee's email (the API names users by email). */
+export type DocumentView = DocumentRow & { assignee_email: string | null };
+/** List rows leave out the (possibly large) text. */
+export type DocumentListRow = Omit<DocumentView, 'text'>;
+
+/** `?assignee=` takes a user id, an email, or `null` for unassigned documents. */
+const assigneeFilter: Filter = (qb, raw, name) => {
+  if (raw === '' || raw === 'null' || /^\s*\d+\s*$/.test(raw)) return intFilter('documents.assignee_id')(qb, raw.trim(), name);
+  return qb.where('documents.assignee_id', 'in', (eb: any) => eb.selectFrom('users').select('id').where('email', '=', raw.trim()));
+};
+
+const listSpec: ListSpec = {
+  orderable: {
+    id: 'documents.id',
+    created_at: 'documents.created_at',
+    updated_at: 'documents.updated_at',
+    data_file_name: 'documents.data_file_name',
+    status_data: 'documents.status',
+    status: 'documents.status',
+    dataset_status: 'documents.dataset_status',
+    number_of_pages: 'documents.number_of_pages',
+  },
+  filters: {
+    id: intFilter('documents.id'),
+    project: intFilter('documents.project_id'),
+    project_id: intFilter('documents.project_id'),
+    category: intFilter('documents.category_id'),
+    category_id: intFilter('documents.category_id'),
+    is_reviewed: boolFilter('documents.is_reviewed'),
+    is_public: boolFilter('documents.is_public'),
+    dataset_status: intFilter('documents.dataset_status'),
+    status: intFilter('documents.status'),
+    status_data: intFilter('documents.status'),
+    assignee: assigneeFilter,
+    document_set: intFilter('documents.document_set_id'),
+    name: containsFilter('documents.data_file_name'),
+    data_file_name: containsFilter('documents.data_file_name'),
+  },
+  createdAtColumn: 'documents.created_at',
+  idColumn: 'documents.id',
+  defaultOrder: [{ field: 'id', desc: false }],
+};
+
+const LIST_COLUMNS = [
+  'documents.id', 'documents.project_id', 'documents.category_id', 'documents.data_file_name', 'documents.blob_key',
+  'documents.file_size', 'documents.status', 'documents.status_reason', 'documents.dataset_status', 'documents.is_reviewed',
+  'documents.assignee_id', 'documents.callback_url', 'documents.created_by', 'documents.category_confidence',
+  'documents.category_is_revised', 'documents.number_of_pages', 'documents.document_set_id', 'documents.ocr_time',
+  'documents.extraction_time', 'documents.processing_time', 'documents.is_public', 'documents.created_at', 'documents.updated_at',
+] as const;
+
+export class DocumentRepository {
+  constructor(private readonly db: Db) {}
+
+  private withAssignee() {
+    return this.db.selectFrom('documents').leftJoin('users as assignee', 'assignee.id', 'documents.assignee_id');
+  }
+
+  list(userId: number, params: ListParams): Promise<Page<DocumentListRow>> {
+    const base = this.withAssignee().where('documents.project_id', 'in', (eb) =>
+      eb.selectFrom('project_members').select('project_id').where('user_id', '=', userId),
+    );
+    return runList<DocumentListRow>(base.select('documents.id'), params, listSpec, (qb) =>
+      qb.clearSelect().select([...LIST_COLUMNS, 'assignee.email as assignee_email']),
+    );
+  }
+
+  findById(id: number): Promise<DocumentView | undefined> {
+    return this.withAssignee().selectAll('documents').select('assignee.email as assignee_email').where('documents.id', '=', id).executeTakeFirst();
+  }
+
+  async insert(values: NewDocument): Promise<DocumentRow> {
+    return this.db.insertInto('documents').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async update(id: number, changes: DocumentUpdate): Promise<void> {
+    await this.db.updateTable('documents').set({ ...changes, updated_at: now() }).where('id', '=', id).execute();
+  }
+
+  /** Annotations, annotation sets and missing annotations go with it (foreign key cascade). */
+  async remove(id: number): Promise<void> {
+    await this.db.deleteFrom('documents').where('id', '=', id).execute();
+  }
+
+  /** How many documents keep this file (identical uploads share one content-addressed blob). */
+  async countByBlob(blobKey: string): Promise<number> {
+    const r = await this.db.selectFrom('documents').select(sql<number>`count(*)`.as('n')).where('blob_key', '=', blobKey).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+}

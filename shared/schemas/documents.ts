@@ -1,0 +1,92 @@
+// Documents (spec 2.5, compat.md): the multipart upload, PATCH/PUT bodies, list items and detail.
+import { z } from 'zod';
+import { Id, Name, Timestamp } from './common.ts';
+import { AnnotationSetTree, FormBool, FormInt, Ref } from './annotations.ts';
+
+const nothing = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+export const DatasetStatusCode = FormInt(
+  z.number({ error: 'Must be one of 0 (none), 1 (preparation), 2 (training), 3 (test), 4 (excluded).' }).int().min(0).max(4),
+).describe('0 none, 1 preparation, 2 training, 3 test, 4 excluded');
+
+/** An http(s) URL; the empty string means none (compat.md). */
+export const CallbackUrl = z
+  .preprocess((v) => (nothing(v) ? null : typeof v === 'string' ? v.trim() : v), z.url({ protocol: /^https?$/, error: 'Enter a valid http or https URL.' }).max(2000).nullable())
+  .describe('http or https URL; empty means none');
+
+/** A user by email or id; empty means nobody. */
+export const AssigneeRef = z
+  .preprocess((v) => (nothing(v) ? null : v), z.union([Id, z.string().trim().max(320)]).nullable())
+  .describe('email (or id) of a project member');
+
+const CategoryRef = z.preprocess((v) => (nothing(v) ? null : v), Ref.nullable());
+
+/** Fields of the multipart upload (spec 2.5); `data_file` is the file part. */
+export const DocumentUpload = z.object({
+  project: FormInt(Id),
+  data_file: z.string().meta({ format: 'binary' }).optional().describe('the file (required; a file part, not a text field)'),
+  category: CategoryRef.optional().describe('a category of the project; skips automatic categorization'),
+  category_template: CategoryRef.optional().describe('older spelling of category (the SDK of this API family sends it)'),
+  sync: FormBool.optional().describe('true: answer when processing has finished'),
+  assignee: AssigneeRef.optional(),
+  callback_url: CallbackUrl.optional(),
+  dataset_status: DatasetStatusCode.optional(),
+});
+export type DocumentUpload = z.infer<typeof DocumentUpload>;
+
+export const DocumentPatch = z.object({
+  is_reviewed: z.boolean().optional().describe('true only when nothing awaits feedback and no label is unfilled'),
+  category: CategoryRef.optional(),
+  dataset_status: DatasetStatusCode.optional(),
+  assignee: AssigneeRef.optional(),
+  data_file_name: Name.optional(),
+  callback_url: CallbackUrl.optional(),
+  is_public: z.boolean().optional().describe('true: the detail answers without authentication'),
+});
+export type DocumentPatch = z.infer<typeof DocumentPatch>;
+
+/** PUT replaces: project and data_file_name are required, omitted fields go back to their defaults. */
+export const DocumentPut = DocumentPatch.extend({ project: Ref, data_file_name: Name });
+export type DocumentPut = z.infer<typeof DocumentPut>;
+
+export const DocumentListItem = z.object({
+  id: Id,
+  project: Id,
+  number_of_pages: z.number().int(),
+  data_file_name: z.string(),
+  file_url: z.string().describe('path of the searchable PDF'),
+  original_file_url: z.string().describe('path of the uploaded file'),
+  thumbnail_url: z.string().nullable(),
+  callback_url: z.string().nullable(),
+  category: Id.nullable(),
+  category_confidence: z.number().nullable(),
+  category_is_revised: z.boolean(),
+  dataset_status: z.number().int(),
+  status: z.tuple([z.number().int(), z.string()]).describe('[code, name]'),
+  status_data: z.number().int(),
+  status_reason: z.string().nullable(),
+  labeling_available: z.number().int().describe('1 when ready for review'),
+  is_reviewed: z.boolean(),
+  is_public: z.boolean(),
+  proposed_split: z.array(z.unknown()).nullable(),
+  document_set: Id.nullable(),
+  assignee: z.string().nullable().describe('email'),
+  created_by: Id.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  ocr_time: z.number().nullable(),
+  extraction_time: z.number().nullable(),
+  processing_time: z.number().nullable(),
+});
+
+export const DocumentDetail = DocumentListItem.extend({
+  text: z.string().nullable(),
+  pages: z.array(z.unknown()),
+  annotation_sets: z.array(AnnotationSetTree),
+});
+export type DocumentDetail = z.infer<typeof DocumentDetail>;
+
+/** Version 2 upload answer: the detail plus the category as `category_template`. */
+export const DocumentDetailV2 = DocumentDetail.extend({ category_template: Id.nullable() });
+
+export const FileNotReady = z.object({ detail: z.string() });

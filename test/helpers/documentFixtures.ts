@@ -1,0 +1,73 @@
+// Shared set-up of the document and annotation tests: multipart uploads, a small taxonomy made through
+// the API (a category with its default label set plus a repeating label set), and span builders.
+import { expect } from 'vitest';
+import type { ApiResponse, Client } from './testServer.ts';
+
+export interface UploadFile {
+  name: string;
+  data: string | Uint8Array;
+  type?: string;
+}
+
+/** POST multipart/form-data to an upload endpoint; `file: null` leaves the file part out. */
+export function upload(c: Client, fields: Record<string, string | number>, file: UploadFile | null = { name: 'invoice.pdf', data: '%PDF-1.4 test' }, url = '/api/v3/documents/'): Promise<ApiResponse> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, String(v));
+  if (file) form.append('data_file', new Blob([file.data as BlobPart], { type: file.type ?? 'application/pdf' }), file.name);
+  return c.request('POST', url, { raw: { data: form } });
+}
+
+export async function created(r: Promise<ApiResponse>): Promise<any> {
+  const res = await r;
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+
+export interface Taxonomy {
+  project: number;
+  /** Category "Invoice"; also the id of its default (non-repeating) label set. */
+  category: number;
+  /** Repeating label set "Line items" of the category. */
+  items: number;
+  labels: { date: number; total: number; item: number; amount: number };
+}
+
+export async function makeTaxonomy(c: Client, projectName = 'Review'): Promise<Taxonomy> {
+  const project = (await created(c.post('/api/v3/projects/', { name: projectName }))).id;
+  const category = (await created(c.post('/api/v3/categories/', { project, name: 'Invoice' }))).id;
+  const label = async (name: string, labelSets: number[]) =>
+    (await created(c.post('/api/v3/labels/', { project, name, data_type: 'Text', label_sets: labelSets }))).id as number;
+  const date = await label('Date', [category]);
+  const total = await label('Total', [category]);
+  const item = await label('Item', []);
+  const amount = await label('Amount', []);
+  const items = (await created(c.post('/api/v3/label-sets/', { project, name: 'Line items', categories: [category], labels: [item, amount], has_multiple_sections: true }))).id;
+  return { project, category, items, labels: { date, total, item, amount } };
+}
+
+/** A span on page `page` at a rectangle keyed by `n` (distinct n, distinct place). */
+export const span = (n: number, text?: string, extra: Record<string, unknown> = {}) => ({
+  page_index: 0,
+  x0: 10 * n,
+  x1: 10 * n + 8,
+  y0: 700,
+  y1: 712,
+  ...(text === undefined ? {} : { offset_string: text }),
+  ...extra,
+});
+
+/** Counts SQL statements run while `fn` runs (kysely prepares one statement per query). */
+export async function countQueries(sqlite: { prepare: (...a: any[]) => any }, fn: () => Promise<unknown>): Promise<number> {
+  const original = sqlite.prepare;
+  let n = 0;
+  sqlite.prepare = function (this: unknown, ...args: any[]) {
+    n++;
+    return original.apply(this, args);
+  };
+  try {
+    await fn();
+  } finally {
+    sqlite.prepare = original;
+  }
+  return n;
+}

@@ -48,15 +48,9 @@ async function serve(config: Config): Promise<number> {
     await core.close();
     throw err;
   }
-  console.log(`Folio is running at ${server.url}/ (data folder: ${config.dataDir})`);
-  if (admin) {
-    console.log(
-      admin.generated
-        ? `First run: created the administrator account\n  email:    ${admin.email}\n  password: ${admin.password}\nKeep this password; it is not shown again.`
-        : `First run: created the administrator account ${admin.email} (password from FOLIO_ADMIN_PASSWORD).`,
-    );
-  }
-  await new Promise<void>((resolve) => {
+  // The handlers go in before the URL is printed: a script that waits for that line and then stops
+  // Folio must get a clean shutdown, not the default action of a signal nobody listens to yet.
+  const stopped = new Promise<void>((resolve) => {
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
@@ -69,6 +63,15 @@ async function serve(config: Config): Promise<number> {
     process.once('SIGINT', () => void stop('SIGINT'));
     process.once('SIGTERM', () => void stop('SIGTERM'));
   });
+  console.log(`Folio is running at ${server.url}/ (data folder: ${config.dataDir})`);
+  if (admin) {
+    console.log(
+      admin.generated
+        ? `First run: created the administrator account\n  email:    ${admin.email}\n  password: ${admin.password}\nKeep this password; it is not shown again.`
+        : `First run: created the administrator account ${admin.email} (password from FOLIO_ADMIN_PASSWORD).`,
+    );
+  }
+  await stopped;
   return 0;
 }
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Core } from '../core.ts';
 import { AuthenticationError, HttpError, NotFoundError } from '../domain/errors.ts';
 import { allRoutes } from './routes/index.ts';
+import { mountApiReference } from './routes/docs.ts';
 import { RESPONDED, successStatus, type Ctx, type RouteSpec } from './route.ts';
 import { parseListParams, pageLinks } from './listParams.ts';
 import { applySparseFields } from './sparseFields.ts';
@@ -133,6 +134,7 @@ export function createHttpApp(core: Core, routes: RouteSpec[] = allRoutes): expr
   app.disable('x-powered-by');
   app.set('etag', false);
   for (const spec of routes) app[spec.method](spec.path, ...mount(core, spec));
+  mountApiReference(app, core);
 
   app.use(['/api', '/doc', '/page'], (req, _res, next) => next(new NotFoundError(`No endpoint ${req.method} ${req.originalUrl.split('?')[0]}.`)));
   mountRenderer(app);

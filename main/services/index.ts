@@ -5,6 +5,9 @@ import type { BlobStore } from '../blobs/blobStore.ts';
 import { AuthService } from './authService.ts';
 import { UserService } from './userService.ts';
 import { ProjectService } from './projectService.ts';
+import { DocumentService } from './documentService.ts';
+import { AnnotationService } from './annotationService.ts';
+import { TaxonomyService } from './taxonomyService.ts';
 
 export interface ServiceDeps {
   repos: Repos;
@@ -16,10 +19,14 @@ export interface ServiceDeps {
 export function makeServices(deps: ServiceDeps) {
   const { repos, uow, secret } = deps;
   const projects = new ProjectService(repos, uow);
+  const annotations = new AnnotationService(repos, uow);
   return {
     auth: new AuthService(repos, secret),
     users: new UserService(repos),
     projects,
+    documents: new DocumentService(repos, uow, deps.blobs, projects, annotations),
+    annotations,
+    taxonomy: new TaxonomyService(repos, uow, projects),
   };
 }
 

@@ -97,6 +97,8 @@ export interface DocumentsTable {
   ocr_time: number | null;
   extraction_time: number | null;
   processing_time: number | null;
+  /** 1: the detail answers without authentication (spec 5.1). Migration 0002. */
+  is_public: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -125,6 +127,8 @@ export interface AnnotationsTable {
   custom_offset_string: number;
   created_by: number | null;
   revised_by: number | null;
+  /** JSON text of the normalized value (spec 2.14), null until normalized. Migration 0002. */
+  normalized: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -2,8 +2,16 @@
 import type { RouteSpec } from '../route.ts';
 import { authRoutes } from './auth.ts';
 import { projectRoutes } from './projects.ts';
+import { documentRoutes } from './documents.ts';
+import { annotationRoutes } from './annotations.ts';
+import { taxonomyRoutes } from './taxonomy.ts';
+import { docsRoutes } from './docs.ts';
 
 export const allRoutes: RouteSpec[] = [
   ...authRoutes,
   ...projectRoutes,
+  ...documentRoutes,
+  ...annotationRoutes,
+  ...taxonomyRoutes,
+  ...docsRoutes,
 ];

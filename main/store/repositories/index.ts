@@ -2,16 +2,31 @@
 import type { Db } from '../db.ts';
 import { UserRepository } from './userRepository.ts';
 import { ProjectRepository } from './projectRepository.ts';
+import { DocumentRepository } from './documentRepository.ts';
+import { AnnotationRepository } from './annotationRepository.ts';
+import { CategoryRepository } from './categoryRepository.ts';
+import { LabelRepository } from './labelRepository.ts';
+import { LabelSetRepository } from './labelSetRepository.ts';
 
 export interface Repos {
   users: UserRepository;
   projects: ProjectRepository;
+  documents: DocumentRepository;
+  annotations: AnnotationRepository;
+  categories: CategoryRepository;
+  labels: LabelRepository;
+  labelSets: LabelSetRepository;
 }
 
 export function makeRepos(db: Db): Repos {
   return {
     users: new UserRepository(db),
     projects: new ProjectRepository(db),
+    documents: new DocumentRepository(db),
+    annotations: new AnnotationRepository(db),
+    categories: new CategoryRepository(db),
+    labels: new LabelRepository(db),
+    labelSets: new LabelSetRepository(db),
   };
 }
 

@@ -1,0 +1,138 @@
+// npm run bench:api: throughput and latency of the hot API paths against a real `folio serve`
+// process, with a bare Express route in its own process as the ceiling. Loopback only, bounded runs.
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { appRoot } from '../../main/paths.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ANNOTATIONS = 500;
+
+function waitForUrl(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = out.match(pattern);
+      if (m) resolve(m[1]);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d) => process.stderr.write(d));
+    child.once('exit', (code) => reject(new Error(`process exited (${code}) before listening:\n${out}`)));
+  });
+}
+
+async function api(base: string, token: string, method: string, url: string, body?: unknown, form?: FormData) {
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { Authorization: `Token ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: form ?? (body ? JSON.stringify(body) : undefined),
+  });
+  const json = res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${url} -> ${res.status} ${JSON.stringify(json)}`);
+  return json as any;
+}
+
+interface Figure {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(name: string, opts: autocannon.Options): Promise<Figure> {
+  const r = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
+  const errors = r.errors + r.non2xx;
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors };
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
+  const env = { ...process.env, FOLIO_DATA_DIR: dataDir, FOLIO_PORT: '0', FOLIO_ADMIN_EMAIL: 'bench@folio.local', FOLIO_ADMIN_PASSWORD: 'bench-password' };
+  const server = spawn(process.execPath, [path.join(appRoot, 'bin', 'folio.mjs'), 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const bare = spawn(
+    process.execPath,
+    ['-e', `const e=require('express');const a=e();a.get('/bare',(q,s)=>s.json({id:1,name:'bare'}));const l=a.listen(0,'127.0.0.1',()=>console.log('BARE http://127.0.0.1:'+l.address().port));`],
+    { cwd: appRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  try {
+    const base = await waitForUrl(server, /running at (http:\/\/[^\s/]+)/);
+    const bareUrl = await waitForUrl(bare, /BARE (http:\/\/\S+)/);
+    const { token } = await (await fetch(`${base}/api/v3/auth/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'bench@folio.local', password: 'bench-password' }),
+    })).json() as { token: string };
+
+    // A project with a category, 10 labels in a repeating label set, one document with 500 annotations.
+    const project = await api(base, token, 'POST', '/api/v3/projects/', { name: 'bench' });
+    const category = await api(base, token, 'POST', '/api/v3/categories/', { project: project.id, name: 'Invoice' });
+    const labels: { id: number }[] = [];
+    for (let i = 0; i < 10; i++) labels.push(await api(base, token, 'POST', '/api/v3/labels/', { project: project.id, name: `Label ${i}`, categories: [category.id] }));
+    const lineItems = await api(base, token, 'POST', '/api/v3/label-sets/', {
+      project: project.id, name: 'Line item', categories: [category.id], labels: labels.map((l) => l.id), has_multiple_sections: true,
+    });
+    const form = new FormData();
+    form.set('project', String(project.id));
+    form.set('category', String(category.id));
+    form.set('data_file', new Blob([Buffer.from('%PDF-1.4\n% bench document\n')], { type: 'application/pdf' }), 'bench.pdf');
+    const doc = await api(base, token, 'POST', '/api/v3/documents/', undefined, form);
+
+    const span = (i: number) => [{ page_index: 0, x0: 10 + (i % 50) * 10, x1: 18 + (i % 50) * 10, y0: 10 + Math.floor(i / 50) * 12, y1: 20 + Math.floor(i / 50) * 12, offset_string: `v${i}` }];
+    let set: number | undefined;
+    for (let i = 0; i < ANNOTATIONS; i++) {
+      const label = labels[i % labels.length].id;
+      const body = i % labels.length === 0 || set === undefined
+        ? { document: doc.id, label, label_set: lineItems.id, span: span(i) }
+        : { document: doc.id, label, annotation_set: set, span: span(i) };
+      const a = await api(base, token, 'POST', '/api/v3/annotations/', body);
+      set = a.annotation_set;
+    }
+    const detail = await api(base, token, 'GET', `/api/v3/documents/${doc.id}/`);
+    const count = detail.annotation_sets.reduce((n: number, s: any) => n + s.labels.reduce((m: number, l: any) => m + l.annotations.length, 0), 0);
+    if (count !== ANNOTATIONS) throw new Error(`document detail carries ${count} annotations, expected ${ANNOTATIONS}`);
+
+    const auth = { Authorization: `Token ${token}` };
+    let n = 0;
+    const figures: Figure[] = [];
+    figures.push(await measure('bare Express route (ceiling)', { url: `${bareUrl}/bare` }));
+    figures.push(await measure(`document detail (${ANNOTATIONS} annotations)`, { url: `${base}/api/v3/documents/${doc.id}/`, headers: auth }));
+    figures.push(await measure('annotation list limit=1000', { url: `${base}/api/v3/annotations/?document=${doc.id}&limit=1000`, headers: auth }));
+    figures.push(await measure('annotation create', {
+      url: `${base}/api/v3/annotations/`,
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (req) => {
+            // Every request labels a new position: the same text twice with one label is refused.
+            const i = ANNOTATIONS + n++;
+            req.body = JSON.stringify({ document: doc.id, label: labels[i % labels.length].id, label_set: lineItems.id, span: span(i + 10_000) });
+            return req;
+          },
+        },
+      ],
+    }));
+
+    const ceiling = figures[0].rps;
+    console.log(`\nFolio API benchmark: ${SECONDS}s per route, ${CONNECTIONS} connections, loopback, ${os.cpus().length} cores, Node ${process.version}`);
+    console.log('route'.padEnd(42), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'of bare'.padStart(8), 'errors'.padStart(7));
+    for (const f of figures) {
+      console.log(f.name.padEnd(42), f.rps.toFixed(0).padStart(9), f.p50.toFixed(1).padStart(8), f.p99.toFixed(1).padStart(8), `${((f.rps / ceiling) * 100).toFixed(0)}%`.padStart(8), String(f.errors).padStart(7));
+    }
+    const d = figures[1];
+    console.log(`\nAim: document detail p50 < 10 ms (${d.p50.toFixed(1)} ms: ${d.p50 < 10 ? 'met' : 'NOT met'}), at least 1/3 of the bare route's throughput (${((d.rps / ceiling) * 100).toFixed(0)}%: ${d.rps >= ceiling / 3 ? 'met' : 'NOT met'}).`);
+    if (figures.some((f) => f.errors > 0)) process.exitCode = 1;
+  } finally {
+    server.kill('SIGTERM');
+    bare.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -62,6 +62,11 @@ export interface RouteSpec<S extends z.ZodType | undefined = z.ZodType | undefin
   response?: z.ZodType;
   /** Content type of a non-JSON response (files). */
   produces?: string;
+  /**
+   * GET only: keep the serialized answer per caller and URL while the database is unchanged
+   * (see responseCache.ts). For heavy reads whose result depends only on stored data.
+   */
+  cache?: boolean;
   /** Success status; defaults to 201 for POST, 204 for DELETE, else 200. */
   status?: number;
   handler(ctx: Ctx<S extends z.ZodType ? z.infer<S> : undefined>): Promise<unknown> | unknown;

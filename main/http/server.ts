@@ -13,6 +13,7 @@ import { parseListParams, pageLinks } from './listParams.ts';
 import { applySparseFields } from './sparseFields.ts';
 import { coerceForm, validate } from './validation.ts';
 import { errorHandler } from './errors.ts';
+import { ResponseCache } from './responseCache.ts';
 import type { UserRow } from '../store/schema.ts';
 import { rendererDist } from '../paths.ts';
 
@@ -108,8 +109,19 @@ function makeContext(core: Core, spec: RouteSpec, req: Request, res: Response): 
   };
 }
 
-function mount(core: Core, spec: RouteSpec): RequestHandler[] {
+function mount(core: Core, spec: RouteSpec, cache: ResponseCache): RequestHandler[] {
+  const cached = spec.cache === true && spec.method === 'get';
   const run = asyncHandler(async (req, res) => {
+    // Stamp first, then build: whatever the handler reads is at least as new as the stamp.
+    const stamp = cached ? core.store.changeStamp() : '';
+    const key = cached ? `${req.user?.id ?? 'public'} ${req.get('host')} ${req.originalUrl}` : '';
+    if (cached) {
+      const hit = cache.get(key, stamp);
+      if (hit !== undefined) {
+        res.status(successStatus(spec)).type('application/json').send(hit);
+        return;
+      }
+    }
     try {
       const ctx = makeContext(core, spec, req, res);
       const result = await spec.handler(ctx as Ctx<never>);
@@ -120,7 +132,9 @@ function mount(core: Core, spec: RouteSpec): RequestHandler[] {
         return;
       }
       const fields = spec.method === 'get' && typeof req.query.fields === 'string' ? req.query.fields : undefined;
-      res.status(status).json(applySparseFields(result, fields));
+      const body = Buffer.from(JSON.stringify(applySparseFields(result, fields)));
+      if (cached) cache.set(key, stamp, body);
+      res.status(status).type('application/json').send(body);
     } finally {
       // An upload that the handler did not take over is removed: no orphaned files.
       if (req.file?.path) fs.rm(req.file.path, { force: true }, () => {});
@@ -133,7 +147,8 @@ export function createHttpApp(core: Core, routes: RouteSpec[] = allRoutes): expr
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  for (const spec of routes) app[spec.method](spec.path, ...mount(core, spec));
+  const cache = new ResponseCache();
+  for (const spec of routes) app[spec.method](spec.path, ...mount(core, spec, cache));
   mountApiReference(app, core);
 
   app.use(['/api', '/doc', '/page'], (req, _res, next) => next(new NotFoundError(`No endpoint ${req.method} ${req.originalUrl.split('?')[0]}.`)));

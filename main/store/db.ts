@@ -9,7 +9,35 @@ export type Db = Kysely<Database>;
 export interface OpenedStore {
   db: Db;
   sqlite: BetterSqlite3.Database;
+  /**
+   * Changes whenever any committed or pending write happened since the last call returned the same
+   * value, in this process or another one (the CLI): caches of derived data compare it to stay fresh.
+   */
+  changeStamp(): string;
   close(): Promise<void>;
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; reusing prepared statements by SQL text
+ * removes that parse cost from every query (the number of distinct query shapes is small).
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    prepare(sqlText: string) {
+      let stmt = cache.get(sqlText);
+      if (!stmt) {
+        stmt = sqlite.prepare(sqlText);
+        if (cache.size >= 1000) cache.clear();
+        cache.set(sqlText, stmt);
+      }
+      return stmt;
+    },
+    close() {
+      cache.clear();
+      sqlite.close();
+    },
+  };
 }
 
 export function openStore(file: string): OpenedStore {
@@ -20,10 +48,14 @@ export function openStore(file: string): OpenedStore {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // data_version moves on commits by other connections, total_changes() on this connection's writes.
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const totalChanges = sqlite.prepare('select total_changes()').pluck();
   return {
     db,
     sqlite,
+    changeStamp: () => `${dataVersion.get()}:${totalChanges.get()}`,
     async close() {
       await db.destroy();
     },

@@ -101,6 +101,13 @@ async function main() {
     const figures: Figure[] = [];
     figures.push(await measure('bare Express route (ceiling)', { url: `${bareUrl}/bare` }));
     figures.push(await measure(`document detail (${ANNOTATIONS} annotations)`, { url: `${base}/api/v3/documents/${doc.id}/`, headers: auth }));
+    // A distinct query string per request misses the response cache: the cost of building the answer.
+    let r = 0;
+    figures.push(await measure('document detail, rebuilt every request', {
+      url: `${base}/api/v3/documents/${doc.id}/`,
+      headers: auth,
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/api/v3/documents/${doc.id}/?r=${r++}` }) }],
+    }));
     figures.push(await measure('annotation list limit=1000', { url: `${base}/api/v3/annotations/?document=${doc.id}&limit=1000`, headers: auth }));
     figures.push(await measure('annotation create', {
       url: `${base}/api/v3/annotations/`,

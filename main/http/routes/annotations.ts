@@ -98,6 +98,7 @@ export const annotationRoutes: RouteSpec[] = [
     tag: 'annotations',
     summary: "List annotations of the caller's projects",
     list: annotationList,
+    cache: true,
     response: envelope(Annotation),
     async handler(ctx) {
       const params = ctx.list();

@@ -121,6 +121,7 @@ export const documentRoutes: RouteSpec[] = [
     tag: 'documents',
     summary: 'Document detail with its annotation sets (public documents need no authentication)',
     auth: 'public',
+    cache: true,
     response: DocumentDetail,
     handler: async (ctx) => documentOut(await ctx.core.services.documents.detailFor(ctx.maybeUser, ctx.id())),
   }),

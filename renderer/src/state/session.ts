@@ -1,0 +1,84 @@
+// Who is logged in to this window. The API token lives in sessionStorage: it survives a reload of
+// the page but not the closing of the window, and it is never written to disk by the renderer.
+import { create } from 'zustand';
+import { ApiError, HttpClient, type FolioClient, type UserOut } from '../api/httpClient.ts';
+
+const TOKEN_KEY = 'folio.token';
+
+function storedToken(): string | null {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null; // storage disabled: the user logs in again after a reload
+  }
+}
+
+function storeToken(token: string | null): void {
+  try {
+    if (token) sessionStorage.setItem(TOKEN_KEY, token);
+    else sessionStorage.removeItem(TOKEN_KEY);
+  } catch {
+    /* storage disabled: the token lives in memory only */
+  }
+}
+
+interface SessionState {
+  token: string | null;
+  user: UserOut | null;
+  /** `checking` while a token kept from before the reload is being verified. */
+  status: 'checking' | 'signed-out' | 'signed-in';
+  /** Why the user was signed out, shown above the login form. */
+  notice: string | null;
+  /** Verifies a token kept from before a reload; called once at start-up. */
+  restore(): Promise<void>;
+  /** Logs in; rejects with an ApiError carrying the API's reason. */
+  login(email: string, password: string): Promise<void>;
+  /**
+   * Forgets the token in this window. It does not delete the token on the server: the API gives an
+   * account one token, shared with that user's scripts, which a DELETE would break.
+   */
+  logout(notice?: string): void;
+  /** Runs an API call with the session's client; a 401 (token deleted elsewhere) signs the window out. */
+  call<T>(fn: (client: FolioClient) => Promise<T>): Promise<T>;
+}
+
+const initialToken = storedToken();
+
+export const useSession = create<SessionState>()((set, get) => ({
+  token: initialToken,
+  user: null,
+  status: initialToken ? 'checking' : 'signed-out',
+  notice: null,
+
+  async restore() {
+    const { token } = get();
+    if (!token) return set({ status: 'signed-out' });
+    try {
+      const user = await new HttpClient(token).me();
+      set({ user, status: 'signed-in' });
+    } catch (err) {
+      get().logout(err instanceof ApiError && err.status === 401 ? 'Your session has ended. Please log in again.' : (err as Error).message);
+    }
+  },
+
+  async login(email, password) {
+    const token = await new HttpClient(null).login(email, password);
+    const user = await new HttpClient(token).me();
+    storeToken(token);
+    set({ token, user, status: 'signed-in', notice: null });
+  },
+
+  logout(notice) {
+    storeToken(null);
+    set({ token: null, user: null, status: 'signed-out', notice: notice ?? null });
+  },
+
+  async call(fn) {
+    try {
+      return await fn(new HttpClient(get().token));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) get().logout('Your session has ended. Please log in again.');
+      throw err;
+    }
+  },
+}));

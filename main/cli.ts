@@ -9,6 +9,7 @@ import { startServer, PortInUseError } from './server.ts';
 import { InstanceLockedError } from './instanceLock.ts';
 import { NotFoundError, ValidationError } from './domain/errors.ts';
 import { appRoot } from './paths.ts';
+import { NewerDatabaseError } from './store/db.ts';
 
 const USAGE = `Usage: folio <command> [options]
 
@@ -31,7 +32,7 @@ Options:
 
 function configFrom(values: { 'data-dir'?: string; port?: string; host?: string }): Config {
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new ConfigError(`--port must be 0 to 65535, got "${values.port}"`);
+  if (port !== undefined && (!/^\d+$/.test(values.port!) || port > 65535)) throw new ConfigError(`--port must be 0 to 65535, got "${values.port}"`);
   return loadConfig(process.env, { dataDir: values['data-dir'], host: values.host, port });
 }
 
@@ -184,7 +185,7 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
     }
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof InstanceLockedError || err instanceof PortInUseError || err instanceof NotFoundError) {
+    if (err instanceof ConfigError || err instanceof InstanceLockedError || err instanceof PortInUseError || err instanceof NotFoundError || err instanceof NewerDatabaseError) {
       console.error(`folio: ${err.message}`);
       return 1;
     }

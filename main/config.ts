@@ -29,7 +29,7 @@ export class ConfigError extends Error {}
 function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw === '') return DEFAULT_PORT;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`FOLIO_PORT must be an integer from 0 to 65535, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || n > 65535) throw new ConfigError(`FOLIO_PORT must be an integer from 0 to 65535, got "${raw}"`);
   return n;
 }
 
@@ -60,5 +60,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
 
 /** Loopback addresses are the only ones that keep the API private to this machine. */
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || h.startsWith('127.') || h.startsWith('::ffff:127.');
 }

@@ -40,6 +40,15 @@ function loadSecret(dataDir: string): Buffer {
   return s;
 }
 
+/**
+ * Removes blobs no document refers to: left behind when a crash fell between storing an upload and
+ * committing its row (or between deleting a row and its file).
+ */
+async function sweepUnreferencedBlobs(blobs: BlobStore, repos: Repos): Promise<void> {
+  const used = new Set(await repos.documents.blobKeys());
+  for (const key of await blobs.keys()) if (!used.has(key)) await blobs.remove(key);
+}
+
 export interface OpenCoreOptions {
   /** Take the one-instance-per-folder lock (the server and the desktop app do; CLI admin commands too). */
   lock?: boolean;
@@ -54,12 +63,19 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     const repos = makeRepos(store.db);
     const uow = unitOfWork(store.db);
     const blobs = new BlobStore(path.join(config.dataDir, 'blobs'));
-    await blobs.clearTemp();
+    // Only the instance that holds the lock owns the temporary files and the blob store's contents;
+    // a CLI command beside a running server must not touch its uploads in progress.
+    if (lock) {
+      await blobs.clearTemp();
+      await sweepUnreferencedBlobs(blobs, repos);
+    }
     const secret = loadSecret(config.dataDir);
     const services = makeServices({ repos, uow, blobs, secret });
     const upload = multer({
       storage: multer.diskStorage({ destination: blobs.tmpDir, filename: (_req, _file, cb) => cb(null, path.basename(blobs.tempPath('.upload'))) }),
       limits: { fileSize: config.maxUploadBytes, files: 1, fields: 100, fieldSize: config.maxBodyBytes },
+      // Browsers and HTTP clients send file names as UTF-8; multer's default is latin1.
+      defParamCharset: 'utf8',
     });
     return {
       config,

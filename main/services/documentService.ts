@@ -53,17 +53,9 @@ export async function documentForField(repos: Repos, user: UserRow, id: number, 
   return doc;
 }
 
-/**
- * The uploaded file's name without any client path. Multer reads part headers as latin1, so a name a
- * client sent as raw UTF-8 bytes arrives garbled: re-read it as UTF-8 when that decodes cleanly.
- */
+/** The uploaded file's name without any client path or control characters. */
 export function cleanFileName(raw: string): string {
-  let name = raw;
-  if (/^[\x00-\xff]*$/.test(name) && /[\x80-\xff]/.test(name)) {
-    const utf8 = Buffer.from(name, 'latin1').toString('utf8');
-    if (!utf8.includes('\ufffd')) name = utf8;
-  }
-  name = path.basename(name.replace(/\\/g, '/')).replace(/[\x00-\x1f\x7f]/g, '').trim();
+  const name = path.basename(raw.replace(/\\/g, '/')).replace(/[\x00-\x1f\x7f]/g, '').trim();
   return name.slice(0, 255) || 'document';
 }
 

@@ -14,6 +14,8 @@ export interface OpenedStore {
    * value, in this process or another one (the CLI): caches of derived data compare it to stay fresh.
    */
   changeStamp(): string;
+  /** How many queries kysely has run on this store (tests use it to prove there are no per-row queries). */
+  queryCount(): number;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,14 @@ export function openStore(file: string): OpenedStore {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  let queries = 0;
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    // Failed queries surface as errors where they are handled (many are expected constraint checks).
+    log: (event) => {
+      if (event.level === 'query') queries++;
+    },
+  });
   // data_version moves on commits by other connections, total_changes() on this connection's writes.
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
@@ -56,6 +65,7 @@ export function openStore(file: string): OpenedStore {
     db,
     sqlite,
     changeStamp: () => `${dataVersion.get()}:${totalChanges.get()}`,
+    queryCount: () => queries,
     async close() {
       await db.destroy();
     },
@@ -63,6 +73,9 @@ export function openStore(file: string): OpenedStore {
 }
 
 export const now = (): string => new Date().toISOString();
+
+/** The data folder was written by a newer Folio; this one must not touch it. */
+export class NewerDatabaseError extends Error {}
 
 async function ensureMigrationTable(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -87,7 +100,7 @@ export async function migrateUp(db: Kysely<any>, target?: string, list: Migratio
   const done = new Set(await appliedMigrations(db));
   const unknown = [...done].filter((name) => !list.some((m) => m.name === name));
   if (unknown.length) {
-    throw new Error(`The database was written by a newer Folio (migrations ${unknown.join(', ')} are unknown to this version).`);
+    throw new NewerDatabaseError(`The database was written by a newer Folio (migrations ${unknown.join(', ')} are unknown to this version).`);
   }
   const applied: string[] = [];
   for (const m of list) {

@@ -56,18 +56,9 @@ export const span = (n: number, text?: string, extra: Record<string, unknown> = 
   ...extra,
 });
 
-/** Counts SQL statements run while `fn` runs (kysely prepares one statement per query). */
-export async function countQueries(sqlite: { prepare: (...a: any[]) => any }, fn: () => Promise<unknown>): Promise<number> {
-  const original = sqlite.prepare;
-  let n = 0;
-  sqlite.prepare = function (this: unknown, ...args: any[]) {
-    n++;
-    return original.apply(this, args);
-  };
-  try {
-    await fn();
-  } finally {
-    sqlite.prepare = original;
-  }
-  return n;
+/** Counts the SQL queries the store runs while `fn` runs. */
+export async function countQueries(store: { queryCount(): number }, fn: () => Promise<unknown>): Promise<number> {
+  const before = store.queryCount();
+  await fn();
+  return store.queryCount() - before;
 }

@@ -91,6 +91,12 @@ export class DocumentRepository {
     await this.db.deleteFrom('documents').where('id', '=', id).execute();
   }
 
+  /** Every blob key documents refer to (for the start-up sweep of unreferenced files). */
+  async blobKeys(): Promise<string[]> {
+    const rows = await this.db.selectFrom('documents').select('blob_key').distinct().execute();
+    return rows.map((r) => r.blob_key);
+  }
+
   /** How many documents keep this file (identical uploads share one content-addressed blob). */
   async countByBlob(blobKey: string): Promise<number> {
     const r = await this.db.selectFrom('documents').select(sql<number>`count(*)`.as('n')).where('blob_key', '=', blobKey).executeTakeFirstOrThrow();

@@ -116,3 +116,22 @@ describe('project isolation', () => {
     expect(r.body.email[0]).toMatch(/no user/i);
   });
 });
+
+describe('every endpoint needs credentials', () => {
+  it('answers 401 on each non-public route of the API without credentials', async () => {
+    const { allRoutes } = await import('../../main/http/routes/index.ts');
+    const checked: string[] = [];
+    for (const spec of allRoutes) {
+      const url = spec.path.replace(/:(\w+)/g, '1').replace(/\*\w+/g, 'x');
+      const r = await s.anonymous().request(spec.method.toUpperCase(), url);
+      if (spec.auth === 'public') {
+        expect(r.status, `${spec.method} ${spec.path}`).not.toBe(500);
+        continue;
+      }
+      expect(r.status, `${spec.method} ${spec.path}`).toBe(401);
+      checked.push(`${spec.method} ${spec.path}`);
+    }
+    // The public ones are login and the two public-document reads; everything else was checked.
+    expect(checked.length).toBeGreaterThan(allRoutes.length - 6);
+  });
+});

@@ -11,6 +11,8 @@ export interface Config {
   maxBodyBytes: number;
   /** Largest uploaded file, in bytes. */
   maxUploadBytes: number;
+  /** How long a sync=true upload waits for processing before answering with the document as it stands. */
+  syncTimeoutMs: number;
   adminEmail?: string;
   adminPassword?: string;
 }
@@ -47,12 +49,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number of megabytes, got "${raw}"`);
     return Math.round(n * 1024 * 1024);
   };
+  const seconds = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (!raw) return fallback * 1000;
+    if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(`${name} must be a number of seconds, got "${raw}"`);
+    return Math.round(Number(raw) * 1000);
+  };
   return {
     dataDir: path.resolve(overrides.dataDir ?? env.FOLIO_DATA_DIR ?? defaultDataDir()),
     host: overrides.host ?? env.FOLIO_HOST ?? '127.0.0.1',
     port: overrides.port ?? parsePort(env.FOLIO_PORT),
     maxBodyBytes: mb('FOLIO_MAX_BODY_MB', 2),
     maxUploadBytes: mb('FOLIO_MAX_UPLOAD_MB', 200),
+    syncTimeoutMs: seconds('FOLIO_SYNC_TIMEOUT_S', 300),
     adminEmail: env.FOLIO_ADMIN_EMAIL || undefined,
     adminPassword: env.FOLIO_ADMIN_PASSWORD || undefined,
   };

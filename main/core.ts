@@ -10,6 +10,7 @@ import { makeRepos, unitOfWork, type Repos, type UnitOfWork } from './store/repo
 import { BlobStore } from './blobs/blobStore.ts';
 import { makeServices, type Services } from './services/index.ts';
 import { acquireInstanceLock, type InstanceLock } from './instanceLock.ts';
+import { DocumentProcessor } from './pipeline/processor.ts';
 
 export interface Core {
   config: Config;
@@ -21,6 +22,7 @@ export interface Core {
   /** Multer configured for uploads into the blob store's temporary folder. */
   upload: multer.Multer;
   lock?: InstanceLock;
+  processor: DocumentProcessor;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ function loadSecret(dataDir: string): Buffer {
  * committing its row (or between deleting a row and its file).
  */
 async function sweepUnreferencedBlobs(blobs: BlobStore, repos: Repos): Promise<void> {
-  const used = new Set(await repos.documents.blobKeys());
+  const used = new Set([...(await repos.documents.blobKeys()), ...(await repos.pages.blobKeys())]);
   for (const key of await blobs.keys()) if (!used.has(key)) await blobs.remove(key);
 }
 
@@ -71,6 +73,10 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     }
     const secret = loadSecret(config.dataDir);
     const services = makeServices({ repos, uow, blobs, secret });
+    const processor = new DocumentProcessor({ repos, uow, blobs, syncTimeoutMs: config.syncTimeoutMs });
+    services.documents.attachPipeline(processor);
+    // Only the instance that owns the data folder processes documents.
+    if (lock) await processor.resume();
     const upload = multer({
       storage: multer.diskStorage({ destination: blobs.tmpDir, filename: (_req, _file, cb) => cb(null, path.basename(blobs.tempPath('.upload'))) }),
       limits: { fileSize: config.maxUploadBytes, files: 1, fields: 100, fieldSize: config.maxBodyBytes },
@@ -86,7 +92,9 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       services,
       upload,
       lock,
+      processor,
       async close() {
+        await processor.stop();
         await store.close();
         lock?.release();
       },

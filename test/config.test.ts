@@ -47,6 +47,7 @@ describe('loadConfig', () => {
       port: 9000,
       maxBodyBytes: 512 * 1024,
       maxUploadBytes: 10 * 1024 * 1024,
+      syncTimeoutMs: 300_000,
       adminEmail: 'boss@example.org',
       adminPassword: 'secret-password',
     });

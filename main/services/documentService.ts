@@ -85,7 +85,7 @@ export class DocumentService {
     const assigneeId = input.assignee == null ? null : await this.memberOf(this.repos, project.id, input.assignee);
 
     const blob = await this.blobs.adopt(file.path);
-    let doc: DocumentRow;
+    let doc: DocumentView;
     try {
       const t = new Date().toISOString();
       doc = await this.uow(async (r) => {
@@ -108,13 +108,16 @@ export class DocumentService {
           updated_at: t,
         });
         await this.pipeline.enqueue(r, row);
-        return row;
+        // Read inside the transaction: an asynchronous upload answers the document as queued, even if
+        // processing has already moved it on by the time the response is written.
+        return (await r.documents.findById(row.id))!;
       });
     } catch (err) {
       await this.releaseBlob(blob.key);
       throw err;
     }
-    if (input.sync) await this.pipeline.waitUntilProcessed(doc.id);
+    if (!input.sync) return doc;
+    await this.pipeline.waitUntilProcessed(doc.id);
     return (await this.repos.documents.findById(doc.id))!;
   }
 
@@ -131,12 +134,16 @@ export class DocumentService {
    * documents need credentials (401) and membership of their project (404).
    */
   async detailFor(user: UserRow | undefined, id: number): Promise<DocumentDetailView> {
-    const doc = await this.repos.documents.findById(id);
-    if (!doc?.is_public) {
-      if (!user) throw new AuthenticationError();
-      return this.detail(user, id);
-    }
+    const doc = await this.readable(user, id);
     return { doc, tree: await this.annotations.documentTree(doc) };
+  }
+
+  /** A document `user` may read: public documents for anyone, others for their project's members. */
+  async readable(user: UserRow | undefined, id: number): Promise<DocumentView> {
+    const doc = await this.repos.documents.findById(id);
+    if (doc?.is_public) return doc;
+    if (!user) throw new AuthenticationError();
+    return visibleDocument(this.repos, user, id);
   }
 
   async detail(user: UserRow, id: number): Promise<DocumentDetailView> {
@@ -208,10 +215,12 @@ export class DocumentService {
     return { path: this.blobs.pathOf(doc.blob_key), name: doc.data_file_name };
   }
 
-  /** The searchable PDF comes with the processing pipeline; until it exists, say why there is none. */
-  async searchablePdf(user: UserRow, id: number): Promise<never> {
+  /** The searchable PDF made by processing; until it exists, a 404 that says why there is none. */
+  async searchablePdf(user: UserRow, id: number): Promise<{ path: string; name: string }> {
     const doc = await visibleDocument(this.repos, user, id);
-    throw new NotFoundError(`The searchable PDF is not ready yet (status ${statusName(doc.status)}).`);
+    if (!doc.searchable_blob_key) throw new NotFoundError(`The searchable PDF is not ready yet (status ${statusName(doc.status)}).`);
+    const name = doc.data_file_name.replace(/\.[^.]*$/, '') + '.pdf';
+    return { path: this.blobs.pathOf(doc.searchable_blob_key), name };
   }
 
   /** Identical uploads share one blob: it goes only when no document refers to it any more. */

@@ -1,6 +1,7 @@
 // Shared set-up of the document and annotation tests: multipart uploads, a small taxonomy made through
 // the API (a category with its default label set plus a repeating label set), and span builders.
 import { expect } from 'vitest';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { ApiResponse, Client } from './testServer.ts';
 
 export interface UploadFile {
@@ -9,8 +10,18 @@ export interface UploadFile {
   type?: string;
 }
 
+/** A one-page born-digital PDF carrying `text` (distinct texts give distinct files). */
+export async function pdfWithText(text: string): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([595, 842]);
+  page.drawText(text, { x: 72, y: 770, size: 12, font: await pdf.embedFont(StandardFonts.Helvetica) });
+  return pdf.save({ useObjectStreams: false });
+}
+
+const DEFAULT_PDF = await pdfWithText('Invoice 2024-001 Total 12,50 EUR');
+
 /** POST multipart/form-data to an upload endpoint; `file: null` leaves the file part out. */
-export function upload(c: Client, fields: Record<string, string | number>, file: UploadFile | null = { name: 'invoice.pdf', data: '%PDF-1.4 test' }, url = '/api/v3/documents/'): Promise<ApiResponse> {
+export function upload(c: Client, fields: Record<string, string | number>, file: UploadFile | null = { name: 'invoice.pdf', data: DEFAULT_PDF }, url = '/api/v3/documents/'): Promise<ApiResponse> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, String(v));
   if (file) form.append('data_file', new Blob([file.data as BlobPart], { type: file.type ?? 'application/pdf' }), file.name);

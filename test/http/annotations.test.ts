@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const newDoc = async (fields: Record<string, string | number> = {}) =>
-  (await created(upload(api, { project: t.project, category: t.category, ...fields }))).id as number;
+  (await created(upload(api, { project: t.project, category: t.category, sync: 'true', ...fields }))).id as number;
 const annotate = (doc: number, body: Record<string, unknown>, c: Client = api) => c.post(`/api/v3/documents/${doc}/annotations/`, body);
 const detail = async (doc: number) => (await api.get(`/api/v3/documents/${doc}/`)).body;
 /** The label's entry in the document tree: [annotation set id, status, annotation ids]. */

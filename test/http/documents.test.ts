@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../helpers/testServer.ts';
-import { created, makeTaxonomy, span, upload, type Taxonomy } from '../helpers/documentFixtures.ts';
+import { created, makeTaxonomy, span, upload, type Taxonomy, pdfWithText } from '../helpers/documentFixtures.ts';
 
 let s: TestServer;
 let api: Client;
@@ -115,10 +115,15 @@ describe('upload (POST /api/v3/documents/)', () => {
   });
 
   it('accepts sync as boolean strings (compat.md) and refuses anything else', async () => {
-    for (const v of ['True', 'False', 'true', 'false', '1', '0']) {
+    for (const v of ['True', 'true', '1']) {
       const r = await upload(api, { project: t.project, sync: v });
       expect(r.status, v).toBe(201);
-      expect(r.body.status).toEqual([0, 'Queuing for OCR']);
+      expect(r.body.status, v).toEqual([2, 'Done']);
+    }
+    for (const v of ['False', 'false', '0']) {
+      const r = await upload(api, { project: t.project, sync: v });
+      expect(r.status, v).toBe(201);
+      expect(r.body.status, v).toEqual([0, 'Queuing for OCR']);
     }
     const bad = await upload(api, { project: t.project, sync: 'maybe' });
     expect(bad.status).toBe(400);
@@ -153,7 +158,7 @@ describe('upload (POST /api/v3/documents/)', () => {
   it('answers the version 2 upload with category_template', async () => {
     const d = await created(upload(api, { project: t.project, category: t.category, sync: 'true' }, undefined, '/api/v2/docs/'));
     expect(d.category_template).toBe(t.category);
-    expect(d.status).toEqual([0, 'Queuing for OCR']);
+    expect(d.status).toEqual([2, 'Done']);
   });
 
   it('removes the stored file when the row cannot be written (no orphaned files, no half rows)', async () => {
@@ -202,11 +207,11 @@ describe('files', () => {
     expect((await api.get('/doc/show-original/99999/')).status).toBe(404);
   });
 
-  it('says the searchable PDF is not ready before processing', async () => {
-    const d = await created(upload(api, { project: t.project }));
+  it('says why there is no searchable PDF when processing did not make one', async () => {
+    const d = await created(upload(api, { project: t.project, sync: 'true' }, { name: 'notes.pdf', data: 'not a PDF at all' }));
     const r = await api.get(`/doc/show/${d.id}/`);
     expect(r.status).toBe(404);
-    expect(r.body.detail).toBe('The searchable PDF is not ready yet (status Queuing for OCR).');
+    expect(r.body.detail).toBe('The searchable PDF is not ready yet (status Could not be processed).');
     expect((await s.anonymous().get(`/doc/show/${d.id}/`)).status).toBe(401);
   });
 });
@@ -219,9 +224,9 @@ describe('list (GET /api/v3/documents/)', () => {
     p = (await created(api.post('/api/v3/projects/', { name: 'List' }))).id;
     cat = (await created(api.post('/api/v3/categories/', { project: p, name: 'Receipt' }))).id;
     await api.post(`/api/v3/projects/${p}/members/`, { email: 'bob-docs@test.local' });
-    ids.push((await created(upload(api, { project: p, category: cat, dataset_status: 2 }, { name: 'b-receipt.pdf', data: 'l1' }))).id);
-    ids.push((await created(upload(api, { project: p, assignee: 'bob-docs@test.local' }, { name: 'a-letter.pdf', data: 'l2' }))).id);
-    ids.push((await created(upload(api, { project: p }, { name: 'c-RECEIPT.pdf', data: 'l3' }))).id);
+    ids.push((await created(upload(api, { project: p, category: cat, dataset_status: 2, sync: 'true' }, { name: 'b-receipt.pdf', data: await pdfWithText('l1') }))).id);
+    ids.push((await created(upload(api, { project: p, assignee: 'bob-docs@test.local', sync: 'true' }, { name: 'a-letter.pdf', data: await pdfWithText('l2') }))).id);
+    ids.push((await created(upload(api, { project: p, sync: 'true' }, { name: 'c-RECEIPT.pdf', data: await pdfWithText('l3') }))).id);
     await api.patch(`/api/v3/documents/${ids[2]}/`, { is_reviewed: true });
   });
 
@@ -243,8 +248,8 @@ describe('list (GET /api/v3/documents/)', () => {
     expect(await listIds('is_reviewed=true')).toEqual([ids[2]]);
     expect(await listIds('is_reviewed=false')).toEqual([ids[0], ids[1]]);
     expect(await listIds('dataset_status=2')).toEqual([ids[0]]);
-    expect(await listIds('status=0')).toEqual(ids);
-    expect(await listIds('status_data=2')).toEqual([]);
+    expect(await listIds('status=2')).toEqual(ids);
+    expect(await listIds('status_data=111')).toEqual([]);
     expect(await listIds('assignee=bob-docs@test.local')).toEqual([ids[1]]);
     const bobId = (await bob.get('/api/v3/auth/me/')).body.id;
     expect(await listIds(`assignee=${bobId}`)).toEqual([ids[1]]);
@@ -307,9 +312,9 @@ describe('detail, PATCH, PUT, DELETE', () => {
   });
 
   it('applies fields= to the detail', async () => {
-    const d = await created(upload(api, { project: t.project }));
+    const d = await created(upload(api, { project: t.project, sync: 'true' }));
     const r = await api.get(`/api/v3/documents/${d.id}/?fields=id,status`);
-    expect(r.body).toEqual({ id: d.id, status: [0, 'Queuing for OCR'] });
+    expect(r.body).toEqual({ id: d.id, status: [2, 'Done'] });
   });
 
   it('PATCH changes what it names; a new category marks it revised', async () => {

@@ -32,7 +32,7 @@ describe('migration 0002_public_documents', () => {
         values (1, 1, 1, 1, '[]', '12,50', '${t}', '${t}');
     `);
 
-    expect(await migrateUp(store.db)).toContain('0002_public_documents');
+    expect(await migrateUp(store.db, '0002_public_documents')).toEqual(['0002_public_documents']);
     expect(store.sqlite.prepare('select id, data_file_name, is_public from documents').all()).toEqual([{ id: 1, data_file_name: 'a.pdf', is_public: 0 }]);
     expect(store.sqlite.prepare('select id, offset_string, normalized from annotations').all()).toEqual([{ id: 1, offset_string: '12,50', normalized: null }]);
 

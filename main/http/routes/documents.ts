@@ -172,6 +172,6 @@ export const documentRoutes: RouteSpec[] = [
     tag: 'documents',
     summary: 'Download the searchable PDF (once processing has made it)',
     produces: 'application/pdf',
-    handler: async (ctx) => ctx.core.services.documents.searchablePdf(ctx.user, ctx.id()),
+    handler: async (ctx) => sendFile(ctx, await ctx.core.services.documents.searchablePdf(ctx.user, ctx.id())),
   }),
 ];

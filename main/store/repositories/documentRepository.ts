@@ -86,6 +86,12 @@ export class DocumentRepository {
     await this.db.updateTable('documents').set({ ...changes, updated_at: now() }).where('id', '=', id).execute();
   }
 
+  /** Documents whose processing had not ended (to resume after a restart). */
+  async idsWithStatus(statuses: number[]): Promise<number[]> {
+    const rows = await this.db.selectFrom('documents').select('id').where('status', 'in', statuses).orderBy('id').execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Annotations, annotation sets and missing annotations go with it (foreign key cascade). */
   async remove(id: number): Promise<void> {
     await this.db.deleteFrom('documents').where('id', '=', id).execute();
@@ -93,8 +99,8 @@ export class DocumentRepository {
 
   /** Every blob key documents refer to (for the start-up sweep of unreferenced files). */
   async blobKeys(): Promise<string[]> {
-    const rows = await this.db.selectFrom('documents').select('blob_key').distinct().execute();
-    return rows.map((r) => r.blob_key);
+    const rows = await this.db.selectFrom('documents').select(['blob_key', 'searchable_blob_key']).execute();
+    return rows.flatMap((r) => [r.blob_key, r.searchable_blob_key]).filter((k): k is string => !!k);
   }
 
   /** How many documents keep this file (identical uploads share one content-addressed blob). */

@@ -1,0 +1,72 @@
+// Reads over processed documents' text geometry: all character boxes, characters inside rectangles,
+// search hits, pages with their words, and page images. Every result is ready to be an annotation span.
+import type { Repos } from '../store/repositories/index.ts';
+import type { UserRow } from '../store/schema.ts';
+import type { PageSummary } from '../store/repositories/pageRepository.ts';
+import type { BlobStore } from '../blobs/blobStore.ts';
+import type { DocumentService } from './documentService.ts';
+import { charsInRects, pageWords, searchSpans, spansFromChars, type Rect, type Span } from '../domain/geometry.ts';
+import type { CharBox } from '../pipeline/textLayout.ts';
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
+
+export class GeometryService {
+  constructor(
+    private readonly repos: Repos,
+    private readonly blobs: BlobStore,
+    private readonly documents: DocumentService,
+  ) {}
+
+  private async geometry(user: UserRow | undefined, documentId: number) {
+    const doc = await this.documents.readable(user, documentId);
+    const { chars, heights } = await this.repos.pages.charsForDocument(doc.id);
+    return { doc, text: doc.text ?? '', chars, heights };
+  }
+
+  /** Every character of the document keyed by its offset (compat.md `bbox`). */
+  async bbox(user: UserRow, documentId: number): Promise<Record<string, Omit<CharBox, 'offset'>>> {
+    const { chars } = await this.geometry(user, documentId);
+    const out: Record<string, Omit<CharBox, 'offset'>> = {};
+    for (const { offset, ...rest } of chars) out[offset] = rest;
+    return out;
+  }
+
+  /** The characters fully inside the rectangles, as spans (one per line). */
+  async charsIn(user: UserRow, documentId: number, rects: Rect[]): Promise<Span[]> {
+    const { doc, text, chars, heights } = await this.geometry(user, documentId);
+    const tooFar = rects.findIndex((r) => r.page_index >= Math.max(heights.length, doc.number_of_pages));
+    if (tooFar >= 0) {
+      throw ValidationError.of(`span.${tooFar}.page_index`, `The document has ${Math.max(heights.length, doc.number_of_pages)} page(s); page_index counts from 0.`);
+    }
+    return spansFromChars(text, charsInRects(chars, rects), heights);
+  }
+
+  /** Every occurrence of `q` (case-insensitive; any white space matches any) as spans. */
+  async search(user: UserRow, documentId: number, q: string): Promise<Span[]> {
+    const { text, chars, heights } = await this.geometry(user, documentId);
+    return searchSpans(text, chars, q, heights).flat();
+  }
+
+  async pages(user: UserRow, documentId: number): Promise<PageSummary[]> {
+    const doc = await this.documents.readable(user, documentId);
+    return this.repos.pages.listForDocument(doc.id);
+  }
+
+  /** A page by its 1-based number, with its words; public documents answer without login. */
+  async page(user: UserRow | undefined, documentId: number, number: number): Promise<{ page: PageSummary; words: Span[] }> {
+    const { doc, text, chars, heights } = await this.geometry(user, documentId);
+    const page = await this.repos.pages.findByNumber(doc.id, number);
+    if (!page) throw new NotFoundError(`The document has no page ${number}${doc.number_of_pages ? ` (pages 1 to ${doc.number_of_pages})` : ' yet'}.`);
+    const { chars: _omit, ...summary } = page;
+    return { page: summary, words: pageWords(text, chars.filter((c) => c.page_index === number - 1), heights) };
+  }
+
+  /** The file of a page image or thumbnail, after the same access check as its document. */
+  async pageImage(user: UserRow | undefined, pageId: number, kind: 'image' | 'thumbnail'): Promise<string> {
+    const page = await this.repos.pages.findById(pageId);
+    if (!page) throw new NotFoundError('Page not found.');
+    await this.documents.readable(user, page.document_id);
+    const key = kind === 'image' ? page.image_blob : page.thumbnail_blob;
+    if (!key || !this.blobs.exists(key)) throw new NotFoundError(`This page has no ${kind} yet.`);
+    return this.blobs.pathOf(key);
+  }
+}

@@ -1,0 +1,92 @@
+// Pages of processed documents: their sizes, image blobs and character boxes.
+import type { Db } from '../db.ts';
+import { now } from '../db.ts';
+import type { PageRow } from '../schema.ts';
+import type { CharBox } from '../../pipeline/textLayout.ts';
+import { decodeChars, encodeChars } from '../pageChars.ts';
+
+export type PageSummary = Omit<PageRow, 'chars'>;
+
+export interface NewPage {
+  number: number;
+  widthPt: number;
+  heightPt: number;
+  rotation: number;
+  imageBlob: string | null;
+  imageWidth: number | null;
+  imageHeight: number | null;
+  thumbnailBlob: string | null;
+  hasTextLayer: boolean;
+  ocr: boolean;
+  chars: readonly CharBox[];
+}
+
+const SUMMARY = [
+  'id', 'document_id', 'number', 'width_pt', 'height_pt', 'rotation', 'image_blob', 'image_width', 'image_height',
+  'thumbnail_blob', 'has_text_layer', 'ocr', 'created_at',
+] as const;
+
+export class PageRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Writes a document's pages, replacing any earlier ones: a re-run of processing never duplicates pages. */
+  async replaceForDocument(documentId: number, pages: readonly NewPage[]): Promise<void> {
+    await this.db.deleteFrom('pages').where('document_id', '=', documentId).execute();
+    const t = now();
+    for (const p of pages) {
+      await this.db
+        .insertInto('pages')
+        .values({
+          document_id: documentId,
+          number: p.number,
+          width_pt: p.widthPt,
+          height_pt: p.heightPt,
+          rotation: p.rotation,
+          image_blob: p.imageBlob,
+          image_width: p.imageWidth,
+          image_height: p.imageHeight,
+          thumbnail_blob: p.thumbnailBlob,
+          has_text_layer: p.hasTextLayer ? 1 : 0,
+          ocr: p.ocr ? 1 : 0,
+          chars: encodeChars(p.chars),
+          created_at: t,
+        })
+        .execute();
+    }
+  }
+
+  listForDocument(documentId: number): Promise<PageSummary[]> {
+    return this.db.selectFrom('pages').select(SUMMARY).where('document_id', '=', documentId).orderBy('number').execute();
+  }
+
+  findById(id: number): Promise<PageSummary | undefined> {
+    return this.db.selectFrom('pages').select(SUMMARY).where('id', '=', id).executeTakeFirst();
+  }
+
+  findByNumber(documentId: number, number: number): Promise<PageRow | undefined> {
+    return this.db.selectFrom('pages').selectAll().where('document_id', '=', documentId).where('number', '=', number).executeTakeFirst();
+  }
+
+  /** Every character box of a document in text order, and each page's height (index = page_index). */
+  async charsForDocument(documentId: number): Promise<{ chars: CharBox[]; heights: number[] }> {
+    const rows = await this.db
+      .selectFrom('pages')
+      .select(['number', 'height_pt', 'chars'])
+      .where('document_id', '=', documentId)
+      .orderBy('number')
+      .execute();
+    const heights: number[] = [];
+    const chars: CharBox[] = [];
+    for (const r of rows) {
+      heights[r.number - 1] = r.height_pt;
+      for (const c of decodeChars(r.chars, r.number - 1, r.height_pt)) chars.push(c);
+    }
+    return { chars, heights };
+  }
+
+  /** Blob keys the pages refer to (images and thumbnails), for the blob sweep. */
+  async blobKeys(): Promise<string[]> {
+    const rows = await this.db.selectFrom('pages').select(['image_blob', 'thumbnail_blob']).execute();
+    return rows.flatMap((r) => [r.image_blob, r.thumbnail_blob]).filter((k): k is string => !!k);
+  }
+}

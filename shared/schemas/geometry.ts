@@ -1,0 +1,59 @@
+// Character boxes, rectangles, spans, pages and search (spec 2.6, 2.10; compat.md paths).
+import { z } from 'zod';
+import { Id } from './common.ts';
+
+const Coord = z.number().finite();
+
+export const Rect = z.object({
+  page_index: z.number().int().min(0),
+  x0: Coord,
+  x1: Coord,
+  y0: Coord,
+  y1: Coord,
+});
+
+export const CharBoxOut = z.object({
+  x0: z.number(),
+  x1: z.number(),
+  y0: z.number(),
+  y1: z.number(),
+  top: z.number(),
+  bottom: z.number(),
+  page_index: z.number().int(),
+  line_index: z.number().int(),
+  text: z.string(),
+});
+
+export const SpanOut = z.object({
+  page_index: z.number().int(),
+  line_index: z.number().int(),
+  x0: z.number(),
+  x1: z.number(),
+  y0: z.number(),
+  y1: z.number(),
+  top: z.number(),
+  bottom: z.number(),
+  start_offset: z.number().int(),
+  end_offset: z.number().int(),
+  offset_string: z.string(),
+  offset_string_original: z.string(),
+});
+
+export const BboxResponse = z.object({ bbox: z.record(z.string(), CharBoxOut) });
+export const RectsRequest = z.object({ span: z.array(Rect).min(1, 'Give at least one rectangle.').max(1000) });
+export const SpansResponse = z.object({ span: z.array(SpanOut) });
+export const SearchRequest = z.object({ q: z.string().trim().min(1, 'This field may not be blank.').max(1000) });
+
+export const PageOut = z.object({
+  id: Id,
+  document: Id,
+  number: z.number().int().describe('1-based'),
+  original_size: z.tuple([z.number(), z.number()]).describe('width and height in PDF points'),
+  size: z.tuple([z.number(), z.number()]).nullable().describe('width and height of the page image in pixels'),
+  rotation: z.number().int(),
+  ocr: z.boolean().describe('the text was read by OCR'),
+  image_url: z.string().nullable(),
+  page_image: z.string().nullable(),
+  thumbnail_url: z.string().nullable(),
+});
+export const PageDetail = PageOut.extend({ entities: z.array(SpanOut).describe('the words of the page with their boxes') });

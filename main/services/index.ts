@@ -8,6 +8,8 @@ import { ProjectService } from './projectService.ts';
 import { DocumentService } from './documentService.ts';
 import { AnnotationService } from './annotationService.ts';
 import { TaxonomyService } from './taxonomyService.ts';
+import { EventService } from './eventService.ts';
+import { GeometryService } from './geometryService.ts';
 
 export interface ServiceDeps {
   repos: Repos;
@@ -20,13 +22,16 @@ export function makeServices(deps: ServiceDeps) {
   const { repos, uow, secret } = deps;
   const projects = new ProjectService(repos, uow);
   const annotations = new AnnotationService(repos, uow);
+  const documents = new DocumentService(repos, uow, deps.blobs, projects, annotations);
   return {
     auth: new AuthService(repos, secret),
     users: new UserService(repos),
     projects,
-    documents: new DocumentService(repos, uow, deps.blobs, projects, annotations),
+    documents,
+    geometry: new GeometryService(repos, deps.blobs, documents),
     annotations,
     taxonomy: new TaxonomyService(repos, uow, projects),
+    events: new EventService(repos),
   };
 }
 

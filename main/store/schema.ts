@@ -22,6 +22,8 @@ export interface AuthTokensTable {
 export interface ProjectsTable {
   id: Generated<number>;
   name: string;
+  /** JSON array of tesseract language codes used when OCR reads this project's pages. Migration 0005. */
+  ocr_languages: Generated<string>;
   created_by: number | null;
   created_at: string;
   updated_at: string;
@@ -99,6 +101,8 @@ export interface DocumentsTable {
   processing_time: number | null;
   /** 1: the detail answers without authentication (spec 5.1). Migration 0002. */
   is_public: Generated<number>;
+  /** The searchable PDF made by processing (migration 0005). */
+  searchable_blob_key: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -143,6 +147,84 @@ export interface MissingAnnotationsTable {
   created_at: string;
 }
 
+export interface PagesTable {
+  id: Generated<number>;
+  document_id: number;
+  /** 1-based. */
+  number: number;
+  width_pt: number;
+  height_pt: number;
+  rotation: number;
+  image_blob: string | null;
+  image_width: number | null;
+  image_height: number | null;
+  thumbnail_blob: string | null;
+  has_text_layer: number;
+  ocr: number;
+  /** JSON `[[offset, text, x0, x1, y0, y1, line_index], ...]` in text order. */
+  chars: string;
+  created_at: string;
+}
+
+/** One try at delivering a completion callback (spec 6). Migration 0004. */
+export interface CallbackAttemptsTable {
+  id: Generated<number>;
+  document_id: number;
+  url: string;
+  /** 1-based within one delivery. */
+  attempt: number;
+  /** The receiver's answer; null when none came (refused, timed out). */
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
+}
+
+export type OutboxState = 'queued' | 'sent' | 'kept' | 'failed';
+
+/** An email: sent through SMTP when configured, else kept for the API to list (spec 6 rule 5). Migration 0004. */
+export interface OutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  /** What the message is about: 'upload', 'training', ... */
+  kind: string;
+  document_id: number | null;
+  state: OutboxState;
+  attempts: number;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+/** One unit of background work (main/jobs/jobQueue.ts). Migration 0003. */
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  document_id: number | null;
+  /** JSON text handed to the handler. */
+  payload: string;
+  state: JobState;
+  /** Unique when set: enqueueing the same logical job again is a no-op. */
+  dedupe_key: string | null;
+  /** Starts so far, including starts cut short by a crash. */
+  attempts: number;
+  max_attempts: number;
+  /** Not claimed before this time (backoff after a failure). */
+  run_after: string;
+  /** The runner instance that claimed it while 'running'. */
+  locked_by: string | null;
+  locked_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 export interface FolioMigrationsTable {
   name: string;
   applied_at: string;
@@ -162,6 +244,10 @@ export interface Database {
   annotation_sets: AnnotationSetsTable;
   annotations: AnnotationsTable;
   missing_annotations: MissingAnnotationsTable;
+  pages: PagesTable;
+  callback_attempts: CallbackAttemptsTable;
+  outbox: OutboxTable;
+  jobs: JobsTable;
   folio_migrations: FolioMigrationsTable;
 }
 
@@ -176,3 +262,10 @@ export type DocumentUpdate = Updateable<DocumentsTable>;
 export type AnnotationSetRow = Selectable<AnnotationSetsTable>;
 export type AnnotationRow = Selectable<AnnotationsTable>;
 export type MissingAnnotationRow = Selectable<MissingAnnotationsTable>;
+export type PageRow = Selectable<PagesTable>;
+export type CallbackAttemptRow = Selectable<CallbackAttemptsTable>;
+export type NewCallbackAttempt = Insertable<CallbackAttemptsTable>;
+export type OutboxRow = Selectable<OutboxTable>;
+export type NewOutboxMessage = Insertable<OutboxTable>;
+export type OutboxUpdate = Updateable<OutboxTable>;
+export type JobRow = Selectable<JobsTable>;

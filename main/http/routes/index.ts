@@ -5,7 +5,9 @@ import { projectRoutes } from './projects.ts';
 import { documentRoutes } from './documents.ts';
 import { annotationRoutes } from './annotations.ts';
 import { taxonomyRoutes } from './taxonomy.ts';
+import { eventRoutes } from './events.ts';
 import { docsRoutes } from './docs.ts';
+import { geometryRoutes } from './geometry.ts';
 
 export const allRoutes: RouteSpec[] = [
   ...authRoutes,
@@ -13,5 +15,7 @@ export const allRoutes: RouteSpec[] = [
   ...documentRoutes,
   ...annotationRoutes,
   ...taxonomyRoutes,
+  ...eventRoutes,
   ...docsRoutes,
+  ...geometryRoutes,
 ];

@@ -2,6 +2,9 @@
 import type { Kysely } from 'kysely';
 import * as m0001 from './0001_initial.ts';
 import * as m0002 from './0002_public_documents.ts';
+import * as m0003 from './0003_jobs.ts';
+import * as m0004 from './0004_events.ts';
+import * as m0005 from './0005_pages.ts';
 
 export interface Migration {
   name: string;
@@ -12,4 +15,7 @@ export interface Migration {
 export const migrations: Migration[] = [
   { name: '0001_initial', ...m0001 },
   { name: '0002_public_documents', ...m0002 },
+  { name: '0003_jobs', ...m0003 },
+  { name: '0004_events', ...m0004 },
+  { name: '0005_pages', ...m0005 },
 ];

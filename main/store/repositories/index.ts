@@ -7,6 +7,9 @@ import { AnnotationRepository } from './annotationRepository.ts';
 import { CategoryRepository } from './categoryRepository.ts';
 import { LabelRepository } from './labelRepository.ts';
 import { LabelSetRepository } from './labelSetRepository.ts';
+import { PageRepository } from './pageRepository.ts';
+import { EventRepository } from './eventRepository.ts';
+import { JobRepository } from './jobRepository.ts';
 
 export interface Repos {
   users: UserRepository;
@@ -16,6 +19,9 @@ export interface Repos {
   categories: CategoryRepository;
   labels: LabelRepository;
   labelSets: LabelSetRepository;
+  pages: PageRepository;
+  events: EventRepository;
+  jobs: JobRepository;
 }
 
 export function makeRepos(db: Db): Repos {
@@ -27,6 +33,9 @@ export function makeRepos(db: Db): Repos {
     categories: new CategoryRepository(db),
     labels: new LabelRepository(db),
     labelSets: new LabelSetRepository(db),
+    pages: new PageRepository(db),
+    events: new EventRepository(db),
+    jobs: new JobRepository(db),
   };
 }
 

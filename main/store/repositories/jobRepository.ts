@@ -1,0 +1,156 @@
+// Jobs of the durable queue: insert with de-duplication, the atomic claim, and the state changes a
+// runner makes. Every change to a running job names its owner, so that a runner that lost a job
+// (deleted with its document, or re-queued after its process was presumed dead) changes nothing.
+import { sql, type Updateable } from 'kysely';
+import type { Db } from '../db.ts';
+import { now } from '../db.ts';
+import type { JobRow, JobsTable } from '../schema.ts';
+
+export interface NewJob {
+  kind: string;
+  documentId: number | null;
+  /** JSON text. */
+  payload: string;
+  dedupeKey: string | null;
+  maxAttempts: number;
+}
+
+/** Keeps error texts (stacks of deep failures) from bloating the table. */
+const MAX_ERROR_CHARS = 4000;
+const errorText = (error: string) => error.slice(0, MAX_ERROR_CHARS);
+
+export class JobRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Inserts the job, or returns the one already enqueued under the same dedupe key (`created: false`). */
+  async insert(job: NewJob): Promise<{ job: JobRow; created: boolean }> {
+    const t = now();
+    const inserted = await this.db
+      .insertInto('jobs')
+      .values({
+        kind: job.kind,
+        document_id: job.documentId,
+        payload: job.payload,
+        state: 'queued',
+        dedupe_key: job.dedupeKey,
+        attempts: 0,
+        max_attempts: job.maxAttempts,
+        run_after: t,
+        created_at: t,
+        updated_at: t,
+      })
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return { job: inserted, created: true };
+    const existing = await this.db.selectFrom('jobs').selectAll().where('dedupe_key', '=', job.dedupeKey).executeTakeFirstOrThrow();
+    return { job: existing, created: false };
+  }
+
+  findById(id: number): Promise<JobRow | undefined> {
+    return this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  listByDocument(documentId: number): Promise<JobRow[]> {
+    return this.db.selectFrom('jobs').selectAll().where('document_id', '=', documentId).orderBy('id').execute();
+  }
+
+  /** Jobs not finished yet (queued or running), of one document or of all. */
+  async countOpen(documentId?: number): Promise<number> {
+    let q = this.db.selectFrom('jobs').select(sql<number>`count(*)`.as('n')).where('state', 'in', ['queued', 'running']);
+    if (documentId !== undefined) q = q.where('document_id', '=', documentId);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  }
+
+  /**
+   * Takes up to `limit` due jobs of these kinds, oldest first, for `owner`, and counts the attempt.
+   * One UPDATE ... RETURNING: SQLite runs a statement as one transaction, so two runners can never
+   * claim the same row. (A PostgreSQL dialect would add FOR UPDATE SKIP LOCKED to the subquery.)
+   */
+  async claim(owner: string, kinds: string[], limit: number): Promise<JobRow[]> {
+    if (!kinds.length || limit <= 0) return [];
+    const t = now();
+    const rows = await this.db
+      .updateTable('jobs')
+      .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), locked_by: owner, locked_at: t, updated_at: t }))
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('jobs')
+          .select('id')
+          .where('state', '=', 'queued')
+          .where('run_after', '<=', t)
+          .where('kind', 'in', kinds)
+          .orderBy('id')
+          .limit(limit),
+      )
+      .returningAll()
+      .execute();
+    // RETURNING gives no order guarantee.
+    return rows.sort((a, b) => a.id - b.id);
+  }
+
+  /** When the next queued job of these kinds becomes due (it may be due already). */
+  async nextDue(kinds: string[]): Promise<string | undefined> {
+    if (!kinds.length) return undefined;
+    const r = await this.db
+      .selectFrom('jobs')
+      .select(sql<string | null>`min(run_after)`.as('t'))
+      .where('state', '=', 'queued')
+      .where('kind', 'in', kinds)
+      .executeTakeFirst();
+    return r?.t ?? undefined;
+  }
+
+  /** Running jobs of these kinds whose owner is none of `liveOwners`: their process died before finishing them. */
+  listAbandoned(liveOwners: string[], kinds: string[]): Promise<JobRow[]> {
+    if (!kinds.length) return Promise.resolve([]);
+    let q = this.db.selectFrom('jobs').selectAll().where('state', '=', 'running').where('kind', 'in', kinds);
+    if (liveOwners.length) q = q.where('locked_by', 'not in', liveOwners);
+    return q.orderBy('id').execute();
+  }
+
+  /** Records that the owner is still at work; false when the job is no longer its own. */
+  async touch(id: number, owner: string): Promise<boolean> {
+    const t = now();
+    return this.changeRunning(id, owner, { locked_at: t, updated_at: t });
+  }
+
+  async markDone(id: number, owner: string): Promise<boolean> {
+    const t = now();
+    return this.changeRunning(id, owner, { state: 'done', locked_by: null, locked_at: null, updated_at: t, finished_at: t });
+  }
+
+  async markFailed(id: number, owner: string, error: string): Promise<boolean> {
+    const t = now();
+    return this.changeRunning(id, owner, { state: 'failed', locked_by: null, locked_at: null, last_error: errorText(error), updated_at: t, finished_at: t });
+  }
+
+  /** Back to the queue, due at `runAfter` (a retry after a failure, or a job whose process died). */
+  async requeue(id: number, owner: string, runAfter: string, error: string): Promise<boolean> {
+    return this.changeRunning(id, owner, { state: 'queued', locked_by: null, locked_at: null, run_after: runAfter, last_error: errorText(error), updated_at: now() });
+  }
+
+  /** Back to the queue at once, without counting the attempt: the runner stopped it at a safe point. */
+  async release(id: number, owner: string): Promise<boolean> {
+    const t = now();
+    const r = await this.db
+      .updateTable('jobs')
+      .set((eb) => ({ state: 'queued', attempts: eb('attempts', '-', 1), locked_by: null, locked_at: null, run_after: t, updated_at: t }))
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .where('locked_by', '=', owner)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  private async changeRunning(id: number, owner: string, changes: Updateable<JobsTable>): Promise<boolean> {
+    const r = await this.db
+      .updateTable('jobs')
+      .set(changes)
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .where('locked_by', '=', owner)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+}

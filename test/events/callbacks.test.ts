@@ -1,0 +1,234 @@
+// The completion callback (spec 6) against real HTTP receivers on loopback: retries on 5xx, 429 and
+// network errors, no retry on other 4xx or redirects, every attempt recorded, and the receiver-side
+// `hash` check of rule 4.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pkg from '../../package.json' with { type: 'json' };
+import { sendCallback, type CallbackOptions } from '../../main/events/callbacks.ts';
+import { startTestServer, type TestServer } from '../helpers/testServer.ts';
+import { closedPort, startReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.ts';
+import { created, upload } from '../helpers/documentFixtures.ts';
+
+let s: TestServer;
+let project: number;
+beforeAll(async () => {
+  s = await startTestServer();
+  project = (await created(s.admin.post('/api/v3/projects/', { name: 'Callbacks' }))).id;
+});
+afterAll(() => s.close());
+
+/** A document as the API shows it: the body a callback carries. */
+async function documentJson(fileName = 'invoice.pdf', callbackUrl = ''): Promise<any> {
+  const doc = await created(upload(s.admin, { project, callback_url: callbackUrl }, { name: fileName, data: `%PDF-1.4 ${fileName}` }));
+  return (await s.admin.get(`/api/v3/documents/${doc.id}/`)).body;
+}
+
+const fast = (): CallbackOptions => ({ log: s.core.repos.events, attempts: 3, backoffMs: 5, timeoutMs: 2_000 });
+
+function attemptsOf(documentId: number) {
+  return s.core.store.sqlite
+    .prepare('select attempt, url, status_code, error, duration_ms, created_at from callback_attempts where document_id = ? order by id')
+    .all(documentId) as { attempt: number; url: string; status_code: number | null; error: string | null; duration_ms: number; created_at: string }[];
+}
+
+describe('sendCallback', () => {
+  it('retries a receiver that fails twice with 500, then delivers; all three attempts are recorded', async () => {
+    const receiver = await startReceiver([{ status: 500, body: 'database locked' }, { status: 500 }, { status: 200, body: 'thanks' }]);
+    try {
+      const doc = await documentJson();
+      const url = `${receiver.origin}/hooks/folio?source=folio&n=1`;
+      const outcome = await sendCallback({ url, body: doc, documentId: doc.id }, fast());
+      expect(outcome).toEqual({ delivered: true, attempts: 3, statusCode: 200, error: null });
+
+      expect(receiver.received).toHaveLength(3);
+      for (const r of receiver.received) {
+        expect(r.method).toBe('POST');
+        expect(r.url).toBe('/hooks/folio?source=folio&n=1');
+        expect(r.headers['content-type']).toBe('application/json');
+        expect(r.headers['user-agent']).toBe(`Folio/${pkg.version}`);
+        expect(JSON.parse(r.body)).toEqual(doc);
+      }
+      const rows = attemptsOf(doc.id);
+      expect(rows.map((r) => [r.attempt, r.status_code])).toEqual([[1, 500], [2, 500], [3, 200]]);
+      expect(rows[0].error).toBe('HTTP 500: database locked');
+      expect(rows[2].error).toBeNull();
+      for (const r of rows) {
+        expect(r.url).toBe(url);
+        expect(r.duration_ms).toBeGreaterThanOrEqual(0);
+        expect(r.created_at).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('does not retry a 400 and records why the receiver refused', async () => {
+    const receiver = await startReceiver([{ status: 400, body: 'unknown document' }]);
+    try {
+      const doc = await documentJson();
+      const outcome = await sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, fast());
+      expect(outcome).toEqual({ delivered: false, attempts: 1, statusCode: 400, error: 'HTTP 400: unknown document' });
+      expect(receiver.received).toHaveLength(1);
+      expect(attemptsOf(doc.id).map((r) => r.status_code)).toEqual([400]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('retries 429 (too many requests) like a server error', async () => {
+    const receiver = await startReceiver([{ status: 429, headers: { 'Retry-After': '0' } }, { status: 204 }]);
+    try {
+      const doc = await documentJson();
+      const outcome = await sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, fast());
+      expect(outcome).toMatchObject({ delivered: true, attempts: 2, statusCode: 204 });
+      expect(attemptsOf(doc.id).map((r) => r.status_code)).toEqual([429, 204]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('records an unreachable receiver as errors on every attempt', async () => {
+    const doc = await documentJson();
+    const port = await closedPort();
+    const outcome = await sendCallback({ url: `http://127.0.0.1:${port}/cb`, body: doc, documentId: doc.id }, fast());
+    expect(outcome.delivered).toBe(false);
+    expect(outcome.attempts).toBe(3);
+    expect(outcome.statusCode).toBeNull();
+    expect(outcome.error).toMatch(/ECONNREFUSED/);
+    const rows = attemptsOf(doc.id);
+    expect(rows.map((r) => r.attempt)).toEqual([1, 2, 3]);
+    for (const r of rows) {
+      expect(r.status_code).toBeNull();
+      expect(r.error).toContain(`127.0.0.1:${port}`);
+    }
+  });
+
+  it('gives up on an attempt that gets no answer within the time-out, and retries', async () => {
+    const receiver = await startReceiver([{ status: 0, hang: true }, { status: 200 }]);
+    try {
+      const doc = await documentJson();
+      const outcome = await sendCallback({ url: `${receiver.origin}/slow`, body: doc, documentId: doc.id }, { ...fast(), timeoutMs: 150 });
+      expect(outcome).toMatchObject({ delivered: true, attempts: 2 });
+      const [first] = attemptsOf(doc.id);
+      expect(first).toMatchObject({ status_code: null, error: 'No answer within 150 ms.' });
+      expect(first.duration_ms).toBeGreaterThanOrEqual(140);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('does not follow redirects: the document goes only where the user said', async () => {
+    const elsewhere = await startReceiver([{ status: 200 }]);
+    const receiver = await startReceiver([{ status: 302, headers: { Location: `${elsewhere.origin}/stolen` } }]);
+    try {
+      const doc = await documentJson();
+      const outcome = await sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, fast());
+      expect(outcome).toMatchObject({ delivered: false, attempts: 1, statusCode: 302 });
+      expect(outcome.error).toMatch(/redirects are not followed/);
+      expect(elsewhere.received).toHaveLength(0);
+    } finally {
+      await receiver.close();
+      await elsewhere.close();
+    }
+  });
+
+  it('sends user:password from the URL as Basic authentication', async () => {
+    const receiver = await startReceiver([{ status: 200 }]);
+    try {
+      const doc = await documentJson();
+      const url = `${receiver.origin.replace('http://', 'http://hook:s%3Acret@')}/cb`;
+      expect((await sendCallback({ url, body: doc, documentId: doc.id }, fast())).delivered).toBe(true);
+      expect(receiver.received[0].headers.authorization).toBe(`Basic ${Buffer.from('hook:s:cret').toString('base64')}`);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('refuses other schemes without sending, and records why', async () => {
+    const doc = await documentJson();
+    const outcome = await sendCallback({ url: 'file:///etc/passwd', body: doc, documentId: doc.id }, fast());
+    expect(outcome).toMatchObject({ delivered: false, attempts: 1, statusCode: null });
+    expect(attemptsOf(doc.id)[0].error).toMatch(/Only http and https/);
+  });
+
+  it('stops retrying when its signal aborts (shutdown)', async () => {
+    const receiver = await startReceiver([{ status: 503 }]);
+    try {
+      const doc = await documentJson();
+      const stop = new AbortController();
+      const pending = sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, { ...fast(), backoffMs: 60_000, signal: stop.signal });
+      // Abort during the back-off wait after the first (recorded) attempt.
+      while (attemptsOf(doc.id).length === 0) await new Promise((r) => setTimeout(r, 5));
+      stop.abort();
+      expect(await pending).toMatchObject({ delivered: false, attempts: 1, statusCode: 503 });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+/**
+ * What a receiver does to trust a callback (spec 6 rule 4): it registers a callback URL per document
+ * carrying `hash` = base64(HMAC-SHA256(secret, file name)), and on receipt recomputes the hash from the
+ * file name in the body and compares in constant time.
+ */
+function hashCheckingReceiver(secret: string) {
+  const sign = (fileName: string) => createHmac('sha256', secret).update(fileName, 'utf8').digest('base64');
+  return {
+    sign,
+    /** The URL to give Folio at upload. Base64 has + / =, so the value is percent-encoded like any query value. */
+    callbackUrl: (origin: string, fileName: string) => `${origin}/folio/done?hash=${encodeURIComponent(sign(fileName))}`,
+    accepts(req: ReceivedCallback): boolean {
+      const given = new URL(req.url, 'http://receiver').searchParams.get('hash') ?? '';
+      let fileName: unknown;
+      try {
+        fileName = JSON.parse(req.body).data_file_name;
+      } catch {
+        return false;
+      }
+      if (typeof fileName !== 'string') return false;
+      const expected = Buffer.from(sign(fileName));
+      const actual = Buffer.from(given);
+      return actual.length === expected.length && timingSafeEqual(actual, expected);
+    },
+  };
+}
+
+describe('the receiver-side hash check (spec 6 rule 4)', () => {
+  const secret = 'receiver-secret-never-shared';
+  const check = hashCheckingReceiver(secret);
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    receiver = await startReceiver((req) => (check.accepts(req) ? { status: 200, body: 'ok' } : { status: 403, body: 'bad hash' }));
+  });
+  afterAll(() => receiver.close());
+
+  it('accepts the genuine callback: the URL, hash included, arrives exactly as registered', async () => {
+    // A name whose HMAC has + or / in base64, and non-ASCII text hashed as UTF-8.
+    const fileName = 'Gehaltsabrechnung März 2024.pdf';
+    expect(check.sign(fileName)).toMatch(/[+/=]/);
+    const url = check.callbackUrl(receiver.origin, fileName);
+    const doc = await documentJson(fileName, url);
+    expect(doc.callback_url).toBe(url);
+
+    const outcome = await sendCallback({ url: doc.callback_url, body: doc, documentId: doc.id }, fast());
+    expect(outcome).toMatchObject({ delivered: true, statusCode: 200 });
+    const got = receiver.received.at(-1)!;
+    expect(`${receiver.origin}${got.url}`).toBe(url);
+    expect(JSON.parse(got.body).data_file_name).toBe(fileName);
+  });
+
+  it('rejects a forged callback: another document posted to that URL, or a hash made without the secret', async () => {
+    const url = check.callbackUrl(receiver.origin, 'payslip-alice.pdf');
+    const other = await documentJson('payslip-mallory.pdf');
+    const swapped = await sendCallback({ url, body: other, documentId: other.id }, fast());
+    expect(swapped).toMatchObject({ delivered: false, attempts: 1, statusCode: 403 });
+
+    const guessed = `${receiver.origin}/folio/done?hash=${encodeURIComponent(createHmac('sha256', 'guess').update('payslip-mallory.pdf').digest('base64'))}`;
+    const forged = await sendCallback({ url: guessed, body: other, documentId: other.id }, fast());
+    expect(forged).toMatchObject({ delivered: false, statusCode: 403 });
+
+    const noHash = await sendCallback({ url: `${receiver.origin}/folio/done`, body: other, documentId: other.id }, fast());
+    expect(noHash.statusCode).toBe(403);
+  });
+});

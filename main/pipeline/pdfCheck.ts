@@ -1,0 +1,163 @@
+// Checks an uploaded PDF before anything else reads it: page count, password protection, and damage.
+// A damaged file that pdf.js or pdf-lib can still read is rewritten by pdf-lib with a clean xref/trailer.
+import { PDFDocument } from 'pdf-lib';
+import { BrokenPdfError, EncryptedPdfError } from './errors.ts';
+import { checkPageCount, pipelineLimits } from './limits.ts';
+import { openPdfjsDocument } from './pdfjsDocument.ts';
+import { pdfHeaderOffset } from './sniff.ts';
+
+export interface PdfInspection {
+  /** The PDF to keep: the upload itself when sound, else its repaired copy. */
+  bytes: Uint8Array;
+  pageCount: number;
+  /** The header's version, e.g. "1.4" or "2.0". */
+  version: string;
+  repaired: boolean;
+  /** What was wrong with the upload, when it needed repair. */
+  problem?: string;
+  /**
+   * Encrypted with an owner password only: it opens without a password (pdf.js reads it), but its
+   * owner forbade changes, and pdf-lib refuses to modify it.
+   */
+  restricted: boolean;
+}
+
+export interface InspectPdfOptions {
+  /** Defaults to FOLIO_MAX_PAGES. */
+  maxPages?: number;
+}
+
+type Opened = { ok: true; pageCount: number; restricted: boolean } | { ok: false; needsPassword: boolean; error: string };
+
+export async function inspectPdf(upload: Uint8Array, opts: InspectPdfOptions = {}): Promise<PdfInspection> {
+  const maxPages = opts.maxPages ?? pipelineLimits().maxPages;
+  const headerAt = pdfHeaderOffset(upload);
+  if (headerAt < 0) throw new BrokenPdfError('The file is not a PDF: it has no %PDF- header in its first 1 KB.');
+  // Junk before the header (a mail gateway's or proxy's) goes; offsets usually count from the header.
+  const pdf = Buffer.from(upload.buffer, upload.byteOffset + headerAt, upload.byteLength - headerAt);
+  const version = /^%PDF-(\d\.\d)/.exec(pdf.toString('latin1', 0, 16))?.[1] ?? '1.0';
+
+  const opened = await openWithPdfjs(pdf);
+  if (!opened.ok && opened.needsPassword) throw new EncryptedPdfError();
+  if (opened.ok) checkPageCount(opened.pageCount, maxPages);
+  const xrefProblem = findXrefProblem(pdf);
+  if (opened.ok && !xrefProblem) {
+    const problem = headerAt > 0 ? `${headerAt} bytes of other data before the %PDF- header` : undefined;
+    return { bytes: pdf, pageCount: opened.pageCount, version, repaired: headerAt > 0, problem, restricted: opened.restricted };
+  }
+
+  const problem = xrefProblem ?? `pdf.js could not read it: ${(opened as { error: string }).error}`;
+  const rewritten = await rewriteWithPdfLib(pdf);
+  if (rewritten.ok) {
+    const check = await openWithPdfjs(rewritten.bytes);
+    // pdf-lib rebuilds by scanning objects; never trade a copy pdf.js reads fully for one with fewer pages.
+    if (check.ok && (!opened.ok || check.pageCount >= opened.pageCount)) {
+      checkPageCount(check.pageCount, maxPages);
+      return { bytes: rewritten.bytes, pageCount: check.pageCount, version, repaired: true, problem, restricted: false };
+    }
+  }
+  // pdf-lib could not rewrite it (an owner-password file, say), but pdf.js, which every later step
+  // uses, reads it as it is: keep it.
+  if (opened.ok) return { bytes: pdf, pageCount: opened.pageCount, version, repaired: headerAt > 0, problem, restricted: opened.restricted };
+  const reason = rewritten.ok ? 'the rebuilt file has no readable pages' : rewritten.error;
+  throw new BrokenPdfError(`The PDF is damaged and could not be repaired (${problem}; ${reason}).`);
+}
+
+async function openWithPdfjs(pdf: Uint8Array): Promise<Opened> {
+  // pdf.js detaches the buffer it is given: hand it a copy.
+  const task = openPdfjsDocument(new Uint8Array(pdf));
+  try {
+    const doc = await task.promise;
+    if (doc.numPages < 1) return { ok: false, needsPassword: false, error: 'it has no pages' };
+    // Loading the last page walks the page tree: a tree that only claims its count fails here.
+    await doc.getPage(doc.numPages);
+    const info = (await doc.getMetadata()).info as { EncryptFilterName?: string | null };
+    return { ok: true, pageCount: doc.numPages, restricted: Boolean(info.EncryptFilterName) };
+  } catch (err) {
+    const e = err as Error;
+    return { ok: false, needsPassword: e?.name === 'PasswordException', error: e?.message ?? String(err) };
+  } finally {
+    await task.destroy();
+  }
+}
+
+async function rewriteWithPdfLib(pdf: Uint8Array): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; error: string }> {
+  try {
+    const doc = await PDFDocument.load(pdf, { ignoreEncryption: false, throwOnInvalidObject: false, updateMetadata: false });
+    if (doc.getPageCount() === 0) return { ok: false, error: 'no pages could be found' };
+    // A classic xref table, as every PDF 1.x reader expects whatever the header says.
+    return { ok: true, bytes: await doc.save({ useObjectStreams: false }) };
+  } catch (err) {
+    return { ok: false, error: (err as Error)?.message?.split('\n')[0] ?? String(err) };
+  }
+}
+
+// ---- Cross-reference check. pdf.js silently rebuilds a broken xref by scanning, so it cannot tell us
+// whether one was needed; other readers (and pdf-lib edits later) trust the offsets, so check them.
+
+const MAX_SECTIONS = 64;
+const MAX_ENTRIES_CHECKED = 5000;
+
+/** Why the file's cross-reference data is unusable, or null when every section checks out. */
+export function findXrefProblem(pdf: Buffer): string | null {
+  const tail = pdf.toString('latin1', Math.max(0, pdf.length - 4096));
+  const at = tail.lastIndexOf('startxref');
+  if (at < 0) return 'no startxref at its end (the file is cut short or its trailer is missing)';
+  const offset = /^startxref\s+(\d+)/.exec(tail.slice(at))?.[1];
+  if (offset === undefined) return 'startxref gives no offset';
+  const seen = new Set<number>();
+  for (let next: number | null = Number(offset); next !== null; ) {
+    if (seen.has(next) || seen.size >= MAX_SECTIONS) return 'its cross-reference sections form a loop';
+    seen.add(next);
+    const section = readSection(pdf, next);
+    if (typeof section === 'string') return section;
+    next = section.prev;
+  }
+  return null;
+}
+
+/** One xref section (table or stream): its /Prev, or what is wrong with it. */
+function readSection(pdf: Buffer, offset: number): { prev: number | null } | string {
+  if (offset >= pdf.length) return `the cross-reference offset ${offset} is past the end of the file`;
+  const head = pdf.toString('latin1', offset, Math.min(pdf.length, offset + 64));
+  const prevOf = (dict: string) => {
+    const m = /\/Prev\s+(\d+)/.exec(dict);
+    return { prev: m ? Number(m[1]) : null };
+  };
+  if (/^\s*xref\b/.test(head)) {
+    const trailerAt = pdf.indexOf('trailer', offset);
+    if (trailerAt < 0) return `the cross-reference table at ${offset} has no trailer`;
+    const problem = tableProblem(pdf, pdf.toString('latin1', offset + head.indexOf('xref') + 4, trailerAt));
+    return problem ?? prevOf(pdf.toString('latin1', trailerAt, Math.min(pdf.length, trailerAt + 4096)).split('startxref')[0]);
+  }
+  if (/^\s*\d+\s+\d+\s+obj\b/.test(head)) {
+    const dict = pdf.toString('latin1', offset, Math.min(pdf.length, offset + 4096)).split('stream')[0];
+    return /\/Type\s*\/XRef\b/.test(dict) ? prevOf(dict) : `the cross-reference offset ${offset} points at an object that is not an xref stream`;
+  }
+  return `the cross-reference offset ${offset} points at neither an xref table nor an xref stream`;
+}
+
+/** Checks that in-use entries point at `N G obj` of their own object number (a spread sample for huge tables). */
+function tableProblem(pdf: Buffer, table: string): string | null {
+  const tokens = table.trim().split(/\s+/).filter(Boolean);
+  const inUse: Array<[number, number]> = [];
+  for (let i = 0; i < tokens.length; ) {
+    const start = Number(tokens[i]);
+    const count = Number(tokens[i + 1]);
+    if (!Number.isInteger(start) || !Number.isInteger(count) || i + 2 + 3 * count > tokens.length) return 'its cross-reference table is unreadable';
+    i += 2;
+    for (let k = 0; k < count; k++, i += 3) {
+      const kind = tokens[i + 2];
+      if (kind !== 'n' && kind !== 'f') return 'its cross-reference table is unreadable';
+      const offset = Number(tokens[i]);
+      if (kind === 'n' && offset > 0) inUse.push([start + k, offset]);
+    }
+  }
+  const step = Math.max(1, Math.ceil(inUse.length / MAX_ENTRIES_CHECKED));
+  for (let i = 0; i < inUse.length; i += step) {
+    const [num, offset] = inUse[i];
+    const found = /^\s*(\d+)\s+\d+\s+obj\b/.exec(pdf.toString('latin1', offset, Math.min(pdf.length, offset + 40)));
+    if (!found || Number(found[1]) !== num) return `its cross-reference table puts object ${num} at offset ${offset}, where it is not`;
+  }
+  return null;
+}

@@ -1,0 +1,30 @@
+// Opens PDFs with pdf.js the way Folio runs it in Node: fonts, CMaps, ICC profiles and wasm decoders come
+// from pdfjs-dist's own folders (nothing is fetched), no eval, no system fonts, errors only.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { DocumentInitParameters, PDFDocumentLoadingTask } from 'pdfjs-dist/types/src/display/api';
+
+/** A folder shipped inside pdfjs-dist, with the trailing separator pdf.js needs to join file names. */
+export function pdfjsAssetDir(name: string): string {
+  const pkg = createRequire(import.meta.url).resolve('pdfjs-dist/package.json');
+  return path.join(path.dirname(pkg), name) + path.sep;
+}
+
+/** Starts loading `data`; pdf.js detaches the array it is given, so callers pass a copy they can spare. */
+export function openPdfjsDocument(data: Uint8Array, extra: DocumentInitParameters = {}): PDFDocumentLoadingTask {
+  return getDocument({
+    data,
+    standardFontDataUrl: pdfjsAssetDir('standard_fonts'),
+    cMapUrl: pdfjsAssetDir('cmaps'),
+    cMapPacked: true,
+    wasmUrl: pdfjsAssetDir('wasm'),
+    iccUrl: pdfjsAssetDir('iccs'),
+    isEvalSupported: false,
+    // No FontFace in Node: glyphs are drawn as paths from the parsed font programs.
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: VerbosityLevel.ERRORS,
+    ...extra,
+  });
+}

@@ -11,6 +11,12 @@ import { BlobStore } from './blobs/blobStore.ts';
 import { makeServices, type Services } from './services/index.ts';
 import { acquireInstanceLock, type InstanceLock } from './instanceLock.ts';
 import { DocumentProcessor } from './pipeline/processor.ts';
+import { pipelineLimits } from './pipeline/limits.ts';
+import { checkUpload } from './pipeline/uploadCheck.ts';
+import { enqueue } from './jobs/jobQueue.ts';
+import { eventJobHandlers, NOTIFY_ASSIGNEE, SEND_CALLBACK } from './events/eventJobs.ts';
+import { loadSmtpSettings, Mailer } from './events/mailer.ts';
+import { documentOut } from './http/routes/documents.ts';
 
 export interface Core {
   config: Config;
@@ -23,6 +29,9 @@ export interface Core {
   upload: multer.Multer;
   lock?: InstanceLock;
   processor: DocumentProcessor;
+  mailer: Mailer;
+  /** Where this instance's API answers (links in emails); set once the server listens. */
+  setPublicUrl(url: string): void;
   close(): Promise<void>;
 }
 
@@ -72,11 +81,37 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       await sweepUnreferencedBlobs(blobs, repos);
     }
     const secret = loadSecret(config.dataDir);
-    const services = makeServices({ repos, uow, blobs, secret });
-    const processor = new DocumentProcessor({ repos, uow, blobs, syncTimeoutMs: config.syncTimeoutMs });
-    services.documents.attachPipeline(processor);
-    // Only the instance that owns the data folder processes documents.
-    if (lock) await processor.resume();
+    const services = makeServices({ repos, uow, blobs, secret, dataDir: config.dataDir });
+    const mailer = new Mailer(repos.events, loadSmtpSettings(process.env));
+    const limits = pipelineLimits();
+    let publicUrl = `http://${config.host}:${config.port}`;
+    const processor = new DocumentProcessor({
+      repos,
+      uow,
+      blobs,
+      dataDir: config.dataDir,
+      limits,
+      syncTimeoutMs: config.syncTimeoutMs,
+      handlers: eventJobHandlers({
+        repos,
+        mailer,
+        documentJson: async (id) => documentOut(await services.documents.detailById(id)),
+        baseUrl: () => publicUrl,
+      }),
+      onProcessed: async (r, doc) => {
+        if (doc.callback_url) await enqueue(r, { kind: SEND_CALLBACK, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `callback:${doc.id}` });
+      },
+    });
+    services.documents.attachPipeline({
+      check: async (file) => void (await checkUpload(await fs.promises.readFile(file), limits)),
+      async enqueue(r, doc) {
+        await processor.enqueue(r, doc);
+        if (doc.assignee_id !== null) await enqueue(r, { kind: NOTIFY_ASSIGNEE, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `notify:${doc.id}` });
+      },
+      waitUntilProcessed: (id) => processor.waitUntilProcessed(id),
+    });
+    // Only the instance that owns the data folder runs jobs (CLI commands beside it do not).
+    if (lock) await processor.start();
     const upload = multer({
       storage: multer.diskStorage({ destination: blobs.tmpDir, filename: (_req, _file, cb) => cb(null, path.basename(blobs.tempPath('.upload'))) }),
       limits: { fileSize: config.maxUploadBytes, files: 1, fields: 100, fieldSize: config.maxBodyBytes },
@@ -93,8 +128,13 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       upload,
       lock,
       processor,
+      mailer,
+      setPublicUrl(url) {
+        publicUrl = url;
+      },
       async close() {
         await processor.stop();
+        await mailer.close();
         await store.close();
         lock?.release();
       },

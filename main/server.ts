@@ -26,6 +26,7 @@ export function startServer(core: Core): Promise<RunningServer> {
       const host = core.config.host.includes(':') ? `[${core.config.host}]` : core.config.host;
       const url = `http://${host}:${port}`;
       core.lock?.describe({ url });
+      core.setPublicUrl(url);
       // Keep-alive sockets of scripts must not hold a shutdown open.
       server.keepAliveTimeout = 5_000;
       resolve({

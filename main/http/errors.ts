@@ -2,6 +2,7 @@
 // bare 500 for a client's mistake.
 import type { ErrorRequestHandler } from 'express';
 import { AuthenticationError, HttpError, NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
+import { FileRejectedError } from '../pipeline/errors.ts';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -19,6 +20,7 @@ export function errorResponse(err: unknown): { status: number; body: Record<stri
   }
   if (err instanceof PermissionError) return { status: 403, body: { detail: err.message } };
   if (err instanceof HttpError) return { status: err.status, body: { detail: err.message, ...err.extra } };
+  if (err instanceof FileRejectedError) return { status: err.status, body: err.body };
 
   const e = err as BodyParserError;
   switch (e?.type) {
@@ -33,7 +35,9 @@ export function errorResponse(err: unknown): { status: number; body: Record<stri
       return { status: 400, body: { detail: 'The request was aborted by the client.' } };
   }
   if (e?.name === 'MulterError') {
-    if (e.code === 'LIMIT_FILE_SIZE') return { status: 413, body: { [e.field ?? 'data_file']: [`The file is larger than the upload limit.`] } };
+    if (e.code === 'LIMIT_FILE_SIZE') {
+      return { status: 413, body: { [e.field ?? 'data_file']: ['The file is larger than this installation accepts (FOLIO_MAX_UPLOAD_MB).'] } };
+    }
     return { status: 400, body: { [e.field ?? 'non_field_errors']: [e.message] } };
   }
   if (typeof e?.message === 'string' && e.message.startsWith('Malformed part header') || e?.message === 'Unexpected end of form') {

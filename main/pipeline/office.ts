@@ -111,7 +111,8 @@ function installLocations(env: NodeJS.ProcessEnv, names: string[]): string[] {
   return ['/usr/lib/libreoffice/program/soffice', '/usr/local/lib/libreoffice/program/soffice', ...opt, '/snap/bin/libreoffice'];
 }
 
-function unavailableMessage(env: NodeJS.ProcessEnv): string {
+/** Why office files cannot be converted here, and how to enable it. */
+export function unavailableMessage(env: NodeJS.ProcessEnv = process.env): string {
   const explicit = env.FOLIO_SOFFICE?.trim();
   const why = explicit
     ? `FOLIO_SOFFICE is set to "${explicit}", which is not an executable file.`

@@ -1,68 +1,96 @@
-// Processes uploaded documents: text and character boxes of every page, the document text, the
-// searchable PDF, the processing states and timings. Runs in the server process, one document at a
-// time; documents left unfinished by a crash are resumed at start-up. Each run of a document rewrites
-// its pages in one transaction, so a repeated run never duplicates anything.
-//
-// This version reads born-digital PDFs (pdf.js text layers). OCR of scans, images and office files
-// join through the pipeline modules as they land (see main/pipeline/).
+// Processes uploaded documents from durable jobs: each upload enqueues a `process-document` job in its
+// own transaction; the job runs the pipeline (documentPipeline.ts) and then writes the pages, the text,
+// the searchable PDF and the status in ONE transaction together with the job's done mark, so a crash at
+// any point either redoes the whole document or never repeats it (no duplicated pages). A file that can
+// never be processed ends in 111 at once with its reason; other failures are retried with backoff and
+// end in 111 after the last attempt. Success enqueues the completion callback when one was asked for.
 import { EventEmitter } from 'node:events';
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
-import type { DocumentRow } from '../store/schema.ts';
+import type { DocumentRow, JobRow } from '../store/schema.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { DocumentPipelineHook } from '../services/documentService.ts';
 import type { NewPage } from '../store/repositories/pageRepository.ts';
 import { DocumentStatus } from '../domain/documentStatus.ts';
-import { extractPdfText } from './pdfText.ts';
-import { layoutText } from './textLayout.ts';
+import { enqueue, JobRunner, type JobContext, type JobHandler } from '../jobs/jobQueue.ts';
+import { runPipeline } from './documentPipeline.ts';
+import { FileRejectedError } from './errors.ts';
+import { OcrPool } from './ocr/ocrPool.ts';
+import type { PipelineLimits } from './limits.ts';
+import type { CharBox } from './textLayout.ts';
 
 /** States in which a document's processing has ended one way or the other. */
 const FINISHED: number[] = [DocumentStatus.DONE, DocumentStatus.COULD_NOT_BE_PROCESSED, 41];
 
+export const PROCESS_DOCUMENT = 'process-document';
+
+/** A document that cannot be processed however often it is tried: no retries. */
 export class ProcessingError extends Error {}
 
 export interface ProcessorDeps {
   repos: Repos;
   uow: UnitOfWork;
   blobs: BlobStore;
+  dataDir: string;
+  limits: PipelineLimits;
+  /** OCR worker threads (default from FOLIO_OCR_WORKERS / the core count). */
+  ocrWorkers?: number;
   /** How long a sync=true upload waits for the result before answering with the document as it stands. */
   syncTimeoutMs?: number;
+  /** Documents processed at once (default 1: OCR parallelism is inside a document, across its pages). */
+  concurrency?: number;
+  /** Further job handlers run by the same runner (callbacks, emails). */
+  handlers?: Record<string, JobHandler>;
+  /** After a document's processing succeeded, in the transaction that stores it (enqueue follow-ups). */
+  onProcessed?: (repos: Repos, doc: DocumentRow) => Promise<void>;
 }
 
 export class DocumentProcessor implements DocumentPipelineHook {
-  private readonly queue: number[] = [];
-  private draining: Promise<void> | undefined;
-  private readonly events = new EventEmitter();
-  private stopped = false;
+  private readonly events = new EventEmitter().setMaxListeners(0);
+  private readonly runner: JobRunner;
+  private ocrPool: OcrPool | undefined;
 
   constructor(private readonly deps: ProcessorDeps) {
-    this.events.setMaxListeners(0);
+    this.runner = new JobRunner({
+      repos: deps.repos,
+      uow: deps.uow,
+      concurrency: deps.concurrency ?? 1,
+      handlers: { ...deps.handlers, [PROCESS_DOCUMENT]: (ctx) => this.process(ctx) },
+      onFailed: (job, error, repos) => this.failed(job, error, repos),
+      onSettled: (job) => {
+        if (job.kind === PROCESS_DOCUMENT && job.document_id !== null) this.events.emit('processed', job.document_id);
+      },
+      log: (message, error) => console.error(`[folio] ${message}`, error ?? ''),
+    });
   }
 
-  async enqueue(_repos: Repos, doc: DocumentRow): Promise<void> {
-    // Called inside the upload's transaction: processing reads the row once it has committed
-    // (the store serialises access), and finds nothing if the upload was rolled back.
-    this.schedule(doc.id);
+  /** In the upload's transaction: the job commits with the document, or neither does. */
+  async enqueue(repos: Repos, doc: DocumentRow): Promise<void> {
+    await enqueue(repos, { kind: PROCESS_DOCUMENT, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `process:${doc.id}` });
   }
 
-  /** Picks up documents a previous run left queued or half-processed. */
-  async resume(): Promise<void> {
-    for (const id of await this.deps.repos.documents.idsWithStatus([DocumentStatus.QUEUING_FOR_OCR, DocumentStatus.OCR_IN_PROGRESS])) this.schedule(id);
+  /** Resumes what a previous run left (jobs it was running) and starts taking jobs. */
+  async start(): Promise<void> {
+    await this.runner.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.runner.stop({ timeoutMs: 10_000 });
+    await this.ocrPool?.close();
   }
 
   async waitUntilProcessed(documentId: number): Promise<void> {
     const timeoutMs = this.deps.syncTimeoutMs ?? 300_000;
     await new Promise<void>((resolve) => {
-      const done = (id: number) => {
-        if (id !== documentId) return;
-        finish();
+      const onProcessed = (id: number) => {
+        if (id === documentId) finish();
       };
       const timer = setTimeout(() => finish(), timeoutMs);
       const finish = () => {
         clearTimeout(timer);
-        this.events.off('processed', done);
+        this.events.off('processed', onProcessed);
         resolve();
       };
-      this.events.on('processed', done);
+      this.events.on('processed', onProcessed);
       // Registered first, then checked: a document finished in between is not missed.
       void this.deps.repos.documents.findById(documentId).then((d) => {
         if (!d || FINISHED.includes(d.status)) finish();
@@ -70,95 +98,89 @@ export class DocumentProcessor implements DocumentPipelineHook {
     });
   }
 
-  /** Lets the current document finish, then stops taking new ones. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.draining;
+  private ocr(): OcrPool {
+    this.ocrPool ??= new OcrPool({ dataDir: this.deps.dataDir, size: this.deps.ocrWorkers });
+    return this.ocrPool;
   }
 
-  private schedule(id: number): void {
-    if (!this.queue.includes(id)) this.queue.push(id);
-    this.startDraining();
-  }
-
-  private startDraining(): void {
-    if (this.draining || this.stopped) return;
-    this.draining = this.drain().finally(() => {
-      this.draining = undefined;
-      // Something scheduled while the loop was ending.
-      if (this.queue.length) this.startDraining();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    // Off the caller's stack: enqueue runs inside the upload's transaction.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.queue.length && !this.stopped) {
-      const id = this.queue.shift()!;
-      try {
-        await this.process(id);
-      } catch (err) {
-        await this.fail(id, err);
-      } finally {
-        this.events.emit('processed', id);
-      }
-    }
-  }
-
-  private async process(id: number): Promise<void> {
-    const { repos, uow, blobs } = this.deps;
+  private async process(ctx: JobContext<{ documentId: number }>): Promise<void> {
+    const { repos, blobs } = this.deps;
+    const id = ctx.payload.documentId;
     const doc = await repos.documents.findById(id);
     if (!doc || FINISHED.includes(doc.status)) return;
     const started = performance.now();
     await repos.documents.update(id, { status: DocumentStatus.OCR_IN_PROGRESS, status_reason: null });
+    const project = await repos.projects.findById(doc.project_id);
+    const langs = JSON.parse(project?.ocr_languages ?? '["deu","eng"]') as string[];
 
-    const bytes = await blobs.read(doc.blob_key);
-    if (!bytes.subarray(0, 1024).toString('latin1').includes('%PDF-')) {
-      throw new ProcessingError('This version of Folio processes PDF files; images and office files are not processed yet.');
+    let result;
+    try {
+      const bytes = await blobs.read(doc.blob_key);
+      result = await runPipeline({
+        bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        langs,
+        ocr: this.ocr(),
+        limits: this.deps.limits,
+        heartbeat: () => ctx.heartbeat(),
+        storeImage: async (png) => (await blobs.put(Buffer.from(png.buffer, png.byteOffset, png.byteLength))).key,
+      });
+    } catch (err) {
+      const permanent = permanentReason(err);
+      if (permanent === undefined) throw err;
+      await ctx.completeWith((r) => r.documents.update(id, { status: DocumentStatus.COULD_NOT_BE_PROCESSED, status_reason: permanent }));
+      return;
     }
-    const pdfPages = await extractPdfText(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)).catch((err: Error) => {
-      throw new ProcessingError(`The PDF could not be read: ${err?.message || err?.name || 'its structure is broken'}.`);
-    });
-    const layout = layoutText(pdfPages.map((p) => ({ height: p.height, chars: p.chars })));
-    const textTime = (performance.now() - started) / 1000;
 
-    const byPage = new Map<number, NewPage['chars'][number][]>();
-    for (const c of layout.chars) {
+    const searchableKey = result.searchableIsUpload ? doc.blob_key : (await blobs.put(Buffer.from(result.searchable))).key;
+    const byPage = new Map<number, CharBox[]>();
+    for (const c of result.layout.chars) {
       const list = byPage.get(c.page_index);
       if (list) list.push(c);
       else byPage.set(c.page_index, [c]);
     }
-    const pages: NewPage[] = pdfPages.map((p, i) => ({
+    const pages: NewPage[] = result.pages.map((p, i) => ({
       number: p.number,
-      widthPt: p.width,
-      heightPt: p.height,
+      widthPt: p.widthPt,
+      heightPt: p.heightPt,
       rotation: p.rotation,
-      imageBlob: null,
-      imageWidth: null,
-      imageHeight: null,
-      thumbnailBlob: null,
+      imageBlob: p.image?.key ?? null,
+      imageWidth: p.image?.widthPx ?? null,
+      imageHeight: p.image?.heightPx ?? null,
+      thumbnailBlob: p.thumbnailKey ?? null,
       hasTextLayer: p.hasTextLayer,
-      ocr: false,
+      ocr: p.ocr,
       chars: byPage.get(i) ?? [],
     }));
-    await uow(async (r) => {
+    await ctx.completeWith(async (r) => {
       await r.pages.replaceForDocument(id, pages);
       await r.documents.update(id, {
-        text: layout.text,
+        text: result.layout.text,
         number_of_pages: pages.length,
-        // Pages with a text layer stay as they are: the upload itself is the searchable PDF.
-        searchable_blob_key: doc.blob_key,
+        searchable_blob_key: searchableKey,
         status: DocumentStatus.DONE,
         status_reason: null,
-        ocr_time: textTime,
+        ocr_time: result.ocrSeconds,
         processing_time: (performance.now() - started) / 1000,
       });
+      const stored = await r.documents.findById(id);
+      if (stored && this.deps.onProcessed) await this.deps.onProcessed(r, stored);
     });
   }
 
-  private async fail(id: number, err: unknown): Promise<void> {
-    const reason = err instanceof ProcessingError ? err.message : `Processing failed: ${(err as Error)?.message ?? String(err)}`;
-    if (!(err instanceof ProcessingError)) console.error(`[folio] processing document ${id} failed:`, err);
-    await this.deps.repos.documents.update(id, { status: DocumentStatus.COULD_NOT_BE_PROCESSED, status_reason: reason }).catch(() => {});
+  private async failed(job: JobRow, error: unknown, repos: Repos): Promise<void> {
+    if (job.kind !== PROCESS_DOCUMENT || job.document_id === null) return;
+    const reason = `Processing failed after ${job.attempts} attempts: ${(error as Error)?.message ?? String(error)}`;
+    await repos.documents.update(job.document_id, { status: DocumentStatus.COULD_NOT_BE_PROCESSED, status_reason: reason });
   }
+}
+
+/** The reason to show for a failure that retrying cannot cure; undefined for one worth retrying. */
+function permanentReason(err: unknown): string | undefined {
+  if (err instanceof FileRejectedError || err instanceof ProcessingError) return err.message;
+  const e = err as Error & { name?: string };
+  // pdf.js: the file is not a PDF it can read, or needs a password.
+  if (e?.name === 'InvalidPDFException' || e?.name === 'PasswordException' || e?.name === 'FormatError') {
+    return `The PDF could not be read: ${e.message || e.name}.`;
+  }
+  return undefined;
 }

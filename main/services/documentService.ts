@@ -25,6 +25,8 @@ export interface UploadedFile {
  * the upload's transaction so that the document and its jobs are written together.
  */
 export interface DocumentPipelineHook {
+  /** Refuses a file processing could never read (wrong type, encrypted, too many pages), before it is stored. */
+  check?(file: string): Promise<void>;
   enqueue(repos: Repos, doc: DocumentRow): Promise<void>;
   /** For sync=true uploads: resolves once processing of the document has ended, done or failed. */
   waitUntilProcessed(documentId: number): Promise<void>;
@@ -84,6 +86,7 @@ export class DocumentService {
     const categoryId = requested == null ? null : await this.categoryOf(this.repos, project.id, requested, categoryField);
     const assigneeId = input.assignee == null ? null : await this.memberOf(this.repos, project.id, input.assignee);
 
+    await this.pipeline.check?.(file.path);
     const blob = await this.blobs.adopt(file.path);
     let doc: DocumentView;
     try {
@@ -144,6 +147,13 @@ export class DocumentService {
     if (doc?.is_public) return doc;
     if (!user) throw new AuthenticationError();
     return visibleDocument(this.repos, user, id);
+  }
+
+  /** The detail without an access check, for the system's own messages (the completion callback). */
+  async detailById(id: number): Promise<DocumentDetailView> {
+    const doc = await this.repos.documents.findById(id);
+    if (!doc) throw new NotFoundError('Document not found.');
+    return { doc, tree: await this.annotations.documentTree(doc) };
   }
 
   async detail(user: UserRow, id: number): Promise<DocumentDetailView> {

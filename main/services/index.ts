@@ -16,11 +16,12 @@ export interface ServiceDeps {
   uow: UnitOfWork;
   blobs: BlobStore;
   secret: Buffer;
+  dataDir: string;
 }
 
 export function makeServices(deps: ServiceDeps) {
   const { repos, uow, secret } = deps;
-  const projects = new ProjectService(repos, uow);
+  const projects = new ProjectService(repos, uow, deps.dataDir);
   const annotations = new AnnotationService(repos, uow);
   const documents = new DocumentService(repos, uow, deps.blobs, projects, annotations);
   return {

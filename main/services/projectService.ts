@@ -4,9 +4,25 @@ import type { ProjectRow, UserRow } from '../store/schema.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
 import type { MemberRow } from '../store/repositories/projectRepository.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { describeLanguages, resolveLanguages, type OcrLanguageStatus } from '../pipeline/languages.ts';
 
 export class ProjectService {
-  constructor(private readonly repos: Repos, private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly repos: Repos,
+    private readonly uow: UnitOfWork,
+    /** Where extra OCR models live (<data>/tessdata): the languages a project may ask for. */
+    private readonly dataDir: string,
+  ) {}
+
+  /** Spec names or codes -> installed tesseract codes; a 400 naming each language that is not installed. */
+  private ocrCodes(languages: string[] | undefined): string[] | undefined {
+    return languages === undefined ? undefined : resolveLanguages(languages, this.dataDir, 'ocr_languages');
+  }
+
+  /** The OCR languages of spec 2.16 and which of them this installation can read. */
+  ocrLanguages(): OcrLanguageStatus[] {
+    return describeLanguages(this.dataDir);
+  }
 
   list(user: UserRow, params: ListParams): Promise<Page<ProjectRow>> {
     return this.repos.projects.list(user.id, params);
@@ -29,13 +45,14 @@ export class ProjectService {
     return p;
   }
 
-  create(user: UserRow, input: { name: string }): Promise<ProjectRow> {
-    return this.uow((r) => r.projects.create(input.name, user.id));
+  create(user: UserRow, input: { name: string; ocr_languages?: string[] }): Promise<ProjectRow> {
+    const codes = this.ocrCodes(input.ocr_languages);
+    return this.uow((r) => r.projects.create(input.name, user.id, codes));
   }
 
-  async update(user: UserRow, id: number, input: { name?: string }): Promise<ProjectRow> {
+  async update(user: UserRow, id: number, input: { name?: string; ocr_languages?: string[] }): Promise<ProjectRow> {
     await this.get(user, id);
-    return this.repos.projects.update(id, input);
+    return this.repos.projects.update(id, { name: input.name, ocrLanguages: this.ocrCodes(input.ocr_languages) });
   }
 
   async remove(user: UserRow, id: number): Promise<void> {

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { appRoot } from '../../main/paths.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -79,7 +80,10 @@ async function main() {
     const form = new FormData();
     form.set('project', String(project.id));
     form.set('category', String(category.id));
-    form.set('data_file', new Blob([Buffer.from('%PDF-1.4\n% bench document\n')], { type: 'application/pdf' }), 'bench.pdf');
+    const pdf = await PDFDocument.create();
+    pdf.addPage([595, 842]).drawText('Bench document', { x: 72, y: 770, size: 12, font: await pdf.embedFont(StandardFonts.Helvetica) });
+    form.set('sync', 'true');
+    form.set('data_file', new Blob([(await pdf.save()) as BlobPart], { type: 'application/pdf' }), 'bench.pdf');
     const doc = await api(base, token, 'POST', '/api/v3/documents/', undefined, form);
 
     const span = (i: number) => [{ page_index: 0, x0: 10 + (i % 50) * 10, x1: 18 + (i % 50) * 10, y0: 10 + Math.floor(i / 50) * 12, y1: 20 + Math.floor(i / 50) * 12, offset_string: `v${i}` }];

@@ -7,7 +7,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { sendCallback, type CallbackOptions } from '../../main/events/callbacks.ts';
 import { startTestServer, type TestServer } from '../helpers/testServer.ts';
 import { closedPort, startReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.ts';
-import { created, upload } from '../helpers/documentFixtures.ts';
+import { created, pdfWithText, upload } from '../helpers/documentFixtures.ts';
 
 let s: TestServer;
 let project: number;
@@ -19,7 +19,7 @@ afterAll(() => s.close());
 
 /** A document as the API shows it: the body a callback carries. */
 async function documentJson(fileName = 'invoice.pdf', callbackUrl = ''): Promise<any> {
-  const doc = await created(upload(s.admin, { project, callback_url: callbackUrl }, { name: fileName, data: `%PDF-1.4 ${fileName}` }));
+  const doc = await created(upload(s.admin, { project, callback_url: callbackUrl }, { name: fileName, data: await pdfWithText(fileName) }));
   return (await s.admin.get(`/api/v3/documents/${doc.id}/`)).body;
 }
 

@@ -614,7 +614,14 @@ describe('query counts (no per-row queries)', () => {
       const r = await api.get(`/api/v3/annotations/?document=${doc}&limit=1000&call=${call++}`);
       expect(r.status).toBe(200);
     });
-    const [dSmall, dLarge, lSmall, lLarge] = [await detailQueries(small), await detailQueries(large), await listQueries(small), await listQueries(large)];
+    // The job runner polls in the background; the fewest of three runs is the request's own count.
+    const fewest = async (measure: () => Promise<number>) => Math.min(await measure(), await measure(), await measure());
+    const [dSmall, dLarge, lSmall, lLarge] = [
+      await fewest(() => detailQueries(small)),
+      await fewest(() => detailQueries(large)),
+      await fewest(() => listQueries(small)),
+      await fewest(() => listQueries(large)),
+    ];
     expect(dLarge).toBe(dSmall);
     expect(lLarge).toBe(lSmall);
     expect(dLarge).toBeGreaterThan(0);

@@ -2,6 +2,8 @@
 // rules, list filters and ordering, detail keys, public documents, PATCH/PUT/DELETE, file downloads.
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
+import { writeZip } from '../fixtures/ooxml.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../helpers/testServer.ts';
 import { created, makeTaxonomy, span, upload, type Taxonomy, pdfWithText } from '../helpers/documentFixtures.ts';
@@ -39,7 +41,8 @@ const blobKeyOf = (id: number) => (s.core.store.sqlite.prepare('select blob_key 
 
 describe('upload (POST /api/v3/documents/)', () => {
   it('stores the file and answers 201 with the full detail, queued for OCR', async () => {
-    const d = await created(upload(api, { project: t.project, category: t.category }, { name: 'invoice-1.pdf', data: '%PDF-1.4 one' }));
+    const bytes = await pdfWithText('one');
+    const d = await created(upload(api, { project: t.project, category: t.category }, { name: 'invoice-1.pdf', data: bytes }));
     expect(Object.keys(d).sort()).toEqual([...DETAIL_KEYS].sort());
     expect(d).toMatchObject({
       project: t.project, category: t.category, data_file_name: 'invoice-1.pdf', status: [0, 'Queuing for OCR'], status_data: 0,
@@ -52,7 +55,7 @@ describe('upload (POST /api/v3/documents/)', () => {
     expect(d.annotation_sets.map((x: any) => [x.id, x.label_set.id])).toEqual([[null, t.category], [null, t.items]]);
     expect(d.annotation_sets[0].labels.map((l: any) => [l.name, l.status])).toEqual([['Date', 'Unfilled'], ['Total', 'Unfilled']]);
     expect(s.core.blobs.exists(blobKeyOf(d.id))).toBe(true);
-    expect((await s.core.blobs.read(blobKeyOf(d.id))).toString()).toBe('%PDF-1.4 one');
+    expect(Buffer.compare(await s.core.blobs.read(blobKeyOf(d.id)), Buffer.from(bytes))).toBe(0);
   });
 
   it('answers 400 on data_file when no file or an empty file is sent', async () => {
@@ -149,9 +152,9 @@ describe('upload (POST /api/v3/documents/)', () => {
   });
 
   it('keeps a UTF-8 file name and drops any client path', async () => {
-    const d = await created(upload(api, { project: t.project }, { name: 'Rechnung März €.pdf', data: 'utf8 name' }));
+    const d = await created(upload(api, { project: t.project }, { name: 'Rechnung März €.pdf', data: await pdfWithText('utf8 name') }));
     expect(d.data_file_name).toBe('Rechnung März €.pdf');
-    const p = await created(upload(api, { project: t.project }, { name: '..\\..\\evil.pdf', data: 'path name' }));
+    const p = await created(upload(api, { project: t.project }, { name: '..\\..\\evil.pdf', data: await pdfWithText('path name') }));
     expect(p.data_file_name).toBe('evil.pdf');
   });
 
@@ -165,7 +168,7 @@ describe('upload (POST /api/v3/documents/)', () => {
     s.core.store.sqlite.exec(`create temp trigger refuse_upload before insert on documents when new.data_file_name = 'refused.pdf' begin select raise(abort, 'refused by test'); end`);
     try {
       const before = { blobs: blobFiles().length, docs: docCount() };
-      const r = await upload(api, { project: t.project }, { name: 'refused.pdf', data: 'content nobody else has' });
+      const r = await upload(api, { project: t.project }, { name: 'refused.pdf', data: await pdfWithText('content nobody else has') });
       expect(r.status).toBe(500);
       expect(blobFiles().length).toBe(before.blobs);
       expect(docCount()).toBe(before.docs);
@@ -182,23 +185,25 @@ describe('upload (POST /api/v3/documents/)', () => {
 
 describe('files', () => {
   it('shares one blob between identical uploads and removes it with the last document', async () => {
-    const file = { name: 'same.pdf', data: 'identical bytes' };
+    const file = { name: 'same.pdf', data: await pdfWithText('identical bytes') };
     const a = await created(upload(api, { project: t.project }, file));
     const b = await created(upload(api, { project: t.project }, file));
     const key = blobKeyOf(a.id);
     expect(blobKeyOf(b.id)).toBe(key);
     expect((await api.delete(`/api/v3/documents/${a.id}/`)).status).toBe(204);
     expect(s.core.blobs.exists(key)).toBe(true);
-    expect((await api.get(`/doc/show-original/${b.id}/`)).text).toBe('identical bytes');
+    expect((await api.get(`/doc/show-original/${b.id}/`)).text).toBe(Buffer.from(file.data).toString());
     expect((await api.delete(`/api/v3/documents/${b.id}/`)).status).toBe(204);
     expect(s.core.blobs.exists(key)).toBe(false);
   });
 
   it('sends the original bytes under the uploaded name, to members only', async () => {
-    const d = await created(upload(api, { project: t.project }, { name: 'scan.png', data: 'PNG bytes', type: 'image/png' }));
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const d = await created(upload(api, { project: t.project }, { name: 'scan.png', data: png, type: 'image/png' }));
+    const res = await fetch(`${s.url}/doc/show-original/${d.id}/`, { headers: { Authorization: `Token ${api.token}` } });
+    expect(res.status).toBe(200);
+    expect(Buffer.compare(Buffer.from(await res.arrayBuffer()), png)).toBe(0);
     const r = await api.get(`/doc/show-original/${d.id}/`);
-    expect(r.status).toBe(200);
-    expect(r.text).toBe('PNG bytes');
     expect(r.headers.get('content-type')).toBe('image/png');
     expect(r.headers.get('content-disposition')).toContain('scan.png');
     expect((await s.anonymous().get(`/doc/show-original/${d.id}/`)).status).toBe(401);
@@ -208,7 +213,14 @@ describe('files', () => {
   });
 
   it('says why there is no searchable PDF when processing did not make one', async () => {
-    const d = await created(upload(api, { project: t.project, sync: 'true' }, { name: 'notes.pdf', data: 'not a PDF at all' }));
+    // A DOCX that LibreOffice cannot read passes the upload check and fails in processing.
+    const corrupt = writeZip([
+      { name: '[Content_Types].xml', data: '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>' },
+      { name: 'word/document.xml', data: '<w:document xmlns:w="broken <<< not xml' },
+    ]);
+    const d = await created(upload(api, { project: t.project, sync: 'true' }, { name: 'notes.docx', data: corrupt }));
+    expect(d.status).toEqual([111, 'Could not be processed']);
+    expect(d.status_reason).toMatch(/LibreOffice|PDF/);
     const r = await api.get(`/doc/show/${d.id}/`);
     expect(r.status).toBe(404);
     expect(r.body.detail).toBe('The searchable PDF is not ready yet (status Could not be processed).');

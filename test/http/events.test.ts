@@ -5,7 +5,7 @@ import { Mailer } from '../../main/events/mailer.ts';
 import { uploadNotification, trainingCompleted } from '../../main/events/messages.ts';
 import { sendCallback } from '../../main/events/callbacks.ts';
 import { startTestServer, type Client, type TestServer } from '../helpers/testServer.ts';
-import { created, upload } from '../helpers/documentFixtures.ts';
+import { created, upload, pdfWithText } from '../helpers/documentFixtures.ts';
 import { startReceiver } from '../helpers/callbackReceiver.ts';
 
 let s: TestServer;
@@ -19,7 +19,7 @@ beforeAll(async () => {
   alice = await s.userClient('alice@example.test');
   bob = await s.userClient('bob@example.test');
   project = (await created(alice.post('/api/v3/projects/', { name: 'Payroll' }))).id;
-  doc = await created(upload(alice, { project }, { name: 'payslip.pdf', data: '%PDF-1.4 payslip' }));
+  doc = await created(upload(alice, { project }, { name: 'payslip.pdf', data: await pdfWithText('payslip') }));
 
   // No FOLIO_SMTP_URL in tests: every message is kept in the outbox.
   const mailer = new Mailer(s.core.repos.events, undefined);

@@ -134,9 +134,9 @@ describe('search and pages', () => {
 });
 
 describe('failures', () => {
-  it('ends a document that cannot be processed in 111 with a readable reason', async () => {
-    const bad = await created(upload(s.admin, { project: t.project, sync: 'true' }, { name: 'broken.pdf', data: '%PDF-1.7\nthis is not really a PDF' }));
-    expect(bad.status[0]).toBe(111);
-    expect(bad.status_reason).toMatch(/\S/);
+  it('refuses a file that is no PDF it can read at upload, with the reason', async () => {
+    const bad = await upload(s.admin, { project: t.project, sync: 'true' }, { name: 'broken.pdf', data: '%PDF-1.7\nthis is not really a PDF' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data_file[0]).toMatch(/damaged/);
   });
 });

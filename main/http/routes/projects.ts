@@ -1,16 +1,18 @@
 // Projects (spec 2.1) and their members.
 import { route, type RouteSpec } from '../route.ts';
-import { Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
+import { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
 import { Member, MemberAdd } from '../../../shared/schemas/accounts.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import type { ProjectRow } from '../../store/schema.ts';
 import type { MemberRow } from '../../store/repositories/projectRepository.ts';
 import { isoOut } from '../dto.ts';
+import { DEFAULT_OCR_LANGUAGES } from '../../pipeline/languages.ts';
 
 export const projectOut = (p: ProjectRow) => ({
   id: p.id,
   name: p.name,
   created_by: p.created_by,
+  ocr_languages: JSON.parse(p.ocr_languages) as string[],
   created_at: isoOut(p.created_at),
   updated_at: isoOut(p.updated_at),
 });
@@ -20,6 +22,18 @@ const memberOut = (m: MemberRow) => ({ id: m.user_id, email: m.email, name: m.na
 const base = '/api/v3/projects/';
 
 export const projectRoutes: RouteSpec[] = [
+  route({
+    method: 'get',
+    path: '/api/v3/ocr-languages/',
+    tag: 'projects',
+    summary: 'The OCR languages of spec 2.16 and which are installed (a project names them in ocr_languages)',
+    response: envelope(OcrLanguage),
+    async handler(ctx) {
+      const params = ctx.list();
+      const all = ctx.core.services.projects.ocrLanguages();
+      return ctx.page({ count: all.length, items: all.slice(params.offset, params.offset + params.limit) }, params, (l) => l);
+    },
+  }),
   route({
     method: 'get',
     path: base,
@@ -56,7 +70,9 @@ export const projectRoutes: RouteSpec[] = [
     summary: 'Replace a project',
     body: ProjectCreate,
     response: Project,
-    handler: async (ctx) => projectOut(await ctx.core.services.projects.update(ctx.user, ctx.id(), ctx.body)),
+    // PUT: an omitted ocr_languages goes back to the default.
+    handler: async (ctx) =>
+      projectOut(await ctx.core.services.projects.update(ctx.user, ctx.id(), { ...ctx.body, ocr_languages: ctx.body.ocr_languages ?? [...DEFAULT_OCR_LANGUAGES] })),
   }),
   route({
     method: 'patch',

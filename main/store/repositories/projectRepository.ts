@@ -53,21 +53,22 @@ export class ProjectRepository {
     return !!row;
   }
 
-  async create(name: string, createdBy: number): Promise<ProjectRow> {
+  async create(name: string, createdBy: number, ocrLanguages?: string[]): Promise<ProjectRow> {
     const t = now();
     const project = await this.db
       .insertInto('projects')
-      .values({ name, created_by: createdBy, created_at: t, updated_at: t })
+      .values({ name, created_by: createdBy, created_at: t, updated_at: t, ...(ocrLanguages ? { ocr_languages: JSON.stringify(ocrLanguages) } : {}) })
       .returningAll()
       .executeTakeFirstOrThrow();
     await this.db.insertInto('project_members').values({ project_id: project.id, user_id: createdBy, role: 'owner', created_at: t }).execute();
     return project;
   }
 
-  async update(id: number, changes: { name?: string }): Promise<ProjectRow> {
+  async update(id: number, changes: { name?: string; ocrLanguages?: string[] }): Promise<ProjectRow> {
+    const { ocrLanguages, ...rest } = changes;
     return this.db
       .updateTable('projects')
-      .set({ ...changes, updated_at: now() })
+      .set({ ...rest, ...(ocrLanguages ? { ocr_languages: JSON.stringify(ocrLanguages) } : {}), updated_at: now() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();

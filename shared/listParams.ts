@@ -24,3 +24,8 @@ export interface Page<T> {
   count: number;
   items: T[];
 }
+
+/** One page of a list that is already in memory (short lists: members, pages, languages). */
+export function pageOfList<T>(all: readonly T[], params: ListParams): Page<T> {
+  return { count: all.length, items: all.slice(params.offset, params.offset + params.limit) };
+}

@@ -1,8 +1,7 @@
 // Exact per-character geometry from a PDF's text layer: replays pdf.js's operator list with the same
 // text-state arithmetic pdf.js's own renderer uses, so every glyph box is where the glyph is painted.
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { AnnotationMode, getDocument, normalizeUnicode, OPS, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { AnnotationMode, normalizeUnicode, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { openPdfjsDocument } from './pdfjsDocument.ts';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /** One glyph (or one character of a multi-character glyph) in PDF points, origin bottom left. */
@@ -68,28 +67,12 @@ interface TextState {
   textRise: number;
 }
 
-/** Folders shipped inside pdfjs-dist; pdf.js reads them from disk in Node, nothing is fetched. */
-function pdfjsAssetDir(name: string): string {
-  const pkg = createRequire(import.meta.url).resolve('pdfjs-dist/package.json');
-  return path.join(path.dirname(pkg), name) + path.sep;
-}
-
 export async function extractPdfText(bytes: Uint8Array): Promise<PdfPageText[]> {
-  const task = getDocument({
-    // pdf.js transfers (detaches) the buffer it is given; keep the caller's bytes intact.
-    data: new Uint8Array(bytes),
-    standardFontDataUrl: pdfjsAssetDir('standard_fonts'),
-    cMapUrl: pdfjsAssetDir('cmaps'),
-    cMapPacked: true,
-    wasmUrl: pdfjsAssetDir('wasm'),
-    iccUrl: pdfjsAssetDir('iccs'),
-    isEvalSupported: false,
+  // pdf.js transfers (detaches) the buffer it is given; keep the caller's bytes intact.
+  const task = openPdfjsDocument(new Uint8Array(bytes), {
     // Images play no part in text geometry, yet pdf.js decodes each one while building the operator
     // list (about 0.15 s per scanned JPEG page). It drops images over maxImageSize pixels: 0 drops all.
     maxImageSize: 0,
-    disableFontFace: true,
-    useSystemFonts: false,
-    verbosity: VerbosityLevel.ERRORS,
   });
   try {
     const doc = await task.promise;

@@ -1,5 +1,6 @@
 // Authentication endpoints (spec 5, compat.md) and the admin's user management.
 import { z } from 'zod';
+import { pageOfList } from '../../../shared/listParams.ts';
 import { route, type RouteSpec } from '../route.ts';
 import { LoginRequest, TokenResponse, User, UserCreate } from '../../../shared/schemas/accounts.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
@@ -69,7 +70,7 @@ export const authRoutes: RouteSpec[] = [
       requireAdmin(ctx.user);
       const params = ctx.list();
       const all = await ctx.core.services.users.list();
-      const page = { count: all.length, items: all.slice(params.offset, params.offset + params.limit) };
+      const page = pageOfList(all, params);
       return ctx.page(page, params, userOut);
     },
   }),

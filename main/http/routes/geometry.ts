@@ -1,5 +1,6 @@
 // Text geometry of processed documents (compat.md paths): character boxes, characters in rectangles,
 // search, pages with their words, and page images.
+import { pageOfList } from '../../../shared/listParams.ts';
 import { route, RESPONDED, type RouteSpec } from '../route.ts';
 import { BboxResponse, PageDetail, PageOut, RectsRequest, SearchRequest, SpansResponse } from '../../../shared/schemas/geometry.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
@@ -80,7 +81,7 @@ export const geometryRoutes: RouteSpec[] = [
     async handler(ctx) {
       const params = ctx.list();
       const all = await ctx.core.services.geometry.pages(ctx.user, ctx.id());
-      return ctx.page({ count: all.length, items: all.slice(params.offset, params.offset + params.limit) }, params, pageOut);
+      return ctx.page(pageOfList(all, params), params, pageOut);
     },
   }),
   route({

@@ -1,4 +1,5 @@
 // Projects (spec 2.1) and their members.
+import { pageOfList } from '../../../shared/listParams.ts';
 import { route, type RouteSpec } from '../route.ts';
 import { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
 import { Member, MemberAdd } from '../../../shared/schemas/accounts.ts';
@@ -31,7 +32,7 @@ export const projectRoutes: RouteSpec[] = [
     async handler(ctx) {
       const params = ctx.list();
       const all = ctx.core.services.projects.ocrLanguages();
-      return ctx.page({ count: all.length, items: all.slice(params.offset, params.offset + params.limit) }, params, (l) => l);
+      return ctx.page(pageOfList(all, params), params, (l) => l);
     },
   }),
   route({
@@ -99,7 +100,7 @@ export const projectRoutes: RouteSpec[] = [
     async handler(ctx) {
       const params = ctx.list();
       const all = await ctx.core.services.projects.members(ctx.user, ctx.id());
-      return ctx.page({ count: all.length, items: all.slice(params.offset, params.offset + params.limit) }, params, memberOut);
+      return ctx.page(pageOfList(all, params), params, memberOut);
     },
   }),
   route({

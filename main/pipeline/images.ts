@@ -31,24 +31,27 @@ const PLAUSIBLE_DPI = { min: 50, max: 2400 };
 
 const KIND_NAMES: Record<ImageKind, string> = { jpeg: 'JPEG', png: 'PNG', tiff: 'TIFF' };
 
-export async function normalizeImage(bytes: Uint8Array, kind: ImageKind, opts: NormalizeImageOptions = {}): Promise<ImagePage[]> {
+const damagedError = (kind: ImageKind, err: unknown) =>
+  new BrokenFileError(`The ${KIND_NAMES[kind]} image is damaged or incomplete and cannot be read (${firstLine(err)}).`);
+
+/**
+ * The checks an image passes before anything is decoded, from its headers only: a readable header, the
+ * page count and each page's pixels within the limits. Returns each page's metadata. The upload check
+ * runs it so that an oversized image is a 413 at once, not a failed document later.
+ */
+export async function checkImageLimits(bytes: Uint8Array, kind: ImageKind, opts: NormalizeImageOptions = {}): Promise<sharp.Metadata[]> {
   const maxPixels = opts.maxPixels ?? pipelineLimits().maxImagePixels;
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const damaged = (err: unknown) =>
-    new BrokenFileError(`The ${KIND_NAMES[kind]} image is damaged or incomplete and cannot be read (${firstLine(err)}).`);
-
-  // Headers only: sizes are checked before anything is decoded.
   const meta = await sharp(input, { limitInputPixels: false }).metadata().catch((err) => {
-    throw damaged(err);
+    throw damagedError(kind, err);
   });
   const pageCount = kind === 'tiff' ? (meta.pages ?? 1) : 1;
   checkPageCount(pageCount, opts.maxPages ?? pipelineLimits().maxPages);
-
-  const pages: ImagePage[] = [];
+  const metas: sharp.Metadata[] = [];
   for (let page = 0; page < pageCount; page++) {
     // TIFF pages each have their own size, resolution and orientation.
     const pageMeta = page === 0 ? meta : await sharp(input, { page, limitInputPixels: false }).metadata().catch((err) => {
-      throw damaged(err);
+      throw damagedError(kind, err);
     });
     const width = pageMeta.width ?? 0;
     const height = pageMeta.height ?? 0;
@@ -56,10 +59,21 @@ export async function normalizeImage(bytes: Uint8Array, kind: ImageKind, opts: N
       const where = pageCount > 1 ? ` (page ${page + 1})` : '';
       throw new LimitError('pixels', `The image${where} is ${width} x ${height} pixels (${megapixels(width * height)}); this installation accepts at most ${megapixels(maxPixels)} per page (FOLIO_MAX_IMAGE_PIXELS).`);
     }
+    metas.push(pageMeta);
+  }
+  return metas;
+}
+
+export async function normalizeImage(bytes: Uint8Array, kind: ImageKind, opts: NormalizeImageOptions = {}): Promise<ImagePage[]> {
+  const maxPixels = opts.maxPixels ?? pipelineLimits().maxImagePixels;
+  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const metas = await checkImageLimits(bytes, kind, opts);
+  const pages: ImagePage[] = [];
+  for (const [page, pageMeta] of metas.entries()) {
     try {
       pages.push(await normalizePage(input, page, kind, pageMeta, maxPixels));
     } catch (err) {
-      throw damaged(err);
+      throw damagedError(kind, err);
     }
   }
   return pages;

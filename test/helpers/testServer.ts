@@ -100,9 +100,9 @@ export function tempDir(prefix = 'folio-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function startTestServer(opts: { dataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
-  const config = loadConfig({}, { dataDir, port: 0, host: '127.0.0.1' });
+  const config = loadConfig(opts.env ?? {}, { dataDir, port: 0, host: '127.0.0.1' });
   const core = await openCore(config);
   await core.services.users.ensureAdmin(ADMIN.email, ADMIN.password);
   const server = await startServer(core);

@@ -5,6 +5,8 @@ import type { AnnotationChanges, AnnotationWithSet } from '../store/repositories
 import type { AnnotationRow, AnnotationSetRow, DocumentRow, LabelRow, LabelSetRow, MissingAnnotationRow, UserRow } from '../store/schema.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
 import type { AnnotationCreate, AnnotationPatch, DocumentAnnotationCreate, MissingAnnotationCreateItem } from '../../shared/schemas/annotations.ts';
+import { normalize } from '../domain/normalization.ts';
+import { labelDataType } from '../../shared/schemas/taxonomy.ts';
 import { NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
 import { decideAnnotationSet, type SetRequest } from '../domain/annotationSetRules.ts';
 import { fillsLabel, labelStatus, reviewState, type LabelStatus, type ReviewSet, type ReviewState } from '../domain/reviewRules.ts';
@@ -49,6 +51,8 @@ export interface MachineAnnotationInput {
   labelSetId?: number;
   spans: SpanInput[];
   confidence: number | null;
+  /** The label's data type when the AI was trained: a changed data type takes effect with the next AI. */
+  dataType?: string;
 }
 
 export const stateOf = (a: Pick<AnnotationRow, 'origin' | 'revised' | 'is_correct'>): ReviewState =>
@@ -66,7 +70,12 @@ interface NewAnnotationInput {
   confidence: number | null;
   origin: 'human' | 'machine';
   userId: number | null;
+  /** Normalize with this data type instead of the label's current one. */
+  dataType?: string;
 }
+
+/** The stored `normalized` column: the API value of spec 2.14 as JSON text. */
+const normalizedColumn = (text: string, dataType: string) => JSON.stringify(normalize(text, labelDataType(dataType) ?? 'Text'));
 
 export class AnnotationService {
   constructor(private readonly repos: Repos, private readonly uow: UnitOfWork) {}
@@ -117,6 +126,7 @@ export class AnnotationService {
       confidence: input.confidence,
       origin: 'machine',
       userId: null,
+      dataType: input.dataType,
     });
     return row.id;
   }
@@ -126,11 +136,13 @@ export class AnnotationService {
     const setId = await this.resolveSet(r, doc, label, input.annotationSetId, input.labelSetId, 'annotation');
     const spans = this.storedSpans(doc, input.spans);
     await this.assertNotDuplicate(r, doc.id, label, spans);
+    const columns = spanColumns(spans);
     const id = await r.annotations.insertAnnotation({
       document_id: doc.id,
       annotation_set_id: setId,
       label_id: label.id,
-      ...spanColumns(spans),
+      ...columns,
+      normalized: normalizedColumn(columns.offset_string, input.dataType ?? label.data_type),
       is_correct: input.isCorrect ? 1 : 0,
       revised: input.revised ? 1 : 0,
       confidence: input.confidence,
@@ -171,7 +183,10 @@ export class AnnotationService {
         changes.annotation_set_id = await this.resolveSet(r, doc, label, c.annotation_set ?? a.annotation_set_id, null, 'annotation');
       }
       const spans = c.span ? this.storedSpans(doc, c.span, parseSpans(a.spans)) : parseSpans(a.spans);
-      if (c.span) Object.assign(changes, spanColumns(spans));
+      if (c.span || c.label !== undefined) {
+        const columns = spanColumns(spans);
+        Object.assign(changes, c.span ? columns : {}, { normalized: normalizedColumn(columns.offset_string, label.data_type) });
+      }
       if (c.label !== undefined || c.span) await this.assertNotDuplicate(r, doc.id, label, spans, a.id);
       Object.assign(changes, this.reviewChanges(user, a, c.is_correct, c.revised ?? c.is_revised));
       if (c.confidence !== undefined) changes.confidence = c.confidence;
@@ -196,10 +211,12 @@ export class AnnotationService {
       const spans = this.storedSpans(doc, body.span, parseSpans(a.spans));
       await this.assertNotDuplicate(r, doc.id, label, spans, a.id);
       const revised = body.is_revised ?? body.revised ?? false;
+      const columns = spanColumns(spans);
       await r.annotations.updateAnnotations([a.id], {
         label_id: label.id,
         annotation_set_id: setId,
-        ...spanColumns(spans),
+        ...columns,
+        normalized: normalizedColumn(columns.offset_string, label.data_type),
         is_correct: (body.is_correct ?? true) ? 1 : 0,
         revised: revised ? 1 : 0,
         revised_by: revised ? user.id : null,

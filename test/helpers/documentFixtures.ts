@@ -19,6 +19,8 @@ export async function pdfWithText(text: string): Promise<Uint8Array> {
 }
 
 const DEFAULT_PDF = await pdfWithText('Invoice 2024-001 Total 12,50 EUR');
+/** The born-digital PDF uploads send when a test names no file. */
+export const DEFAULT_PDF_BYTES = DEFAULT_PDF;
 
 /** POST multipart/form-data to an upload endpoint; `file: null` leaves the file part out. */
 export function upload(c: Client, fields: Record<string, string | number>, file: UploadFile | null = { name: 'invoice.pdf', data: DEFAULT_PDF }, url = '/api/v3/documents/'): Promise<ApiResponse> {

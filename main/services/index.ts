@@ -10,6 +10,8 @@ import { AnnotationService } from './annotationService.ts';
 import { TaxonomyService } from './taxonomyService.ts';
 import { EventService } from './eventService.ts';
 import { GeometryService } from './geometryService.ts';
+import { ExportService } from './exportService.ts';
+import { SegmentationService } from './segmentationService.ts';
 
 export interface ServiceDeps {
   repos: Repos;
@@ -30,6 +32,8 @@ export function makeServices(deps: ServiceDeps) {
     projects,
     documents,
     geometry: new GeometryService(repos, deps.blobs, documents),
+    exports: new ExportService(repos, projects),
+    segmentation: new SegmentationService(repos, deps.blobs, projects, documents),
     annotations,
     taxonomy: new TaxonomyService(repos, uow, projects),
     events: new EventService(repos),

@@ -8,6 +8,8 @@ import { taxonomyRoutes } from './taxonomy.ts';
 import { eventRoutes } from './events.ts';
 import { docsRoutes } from './docs.ts';
 import { geometryRoutes } from './geometry.ts';
+import { exportRoutes } from './export.ts';
+import { segmentationRoutes } from './segmentation.ts';
 
 export const allRoutes: RouteSpec[] = [
   ...authRoutes,
@@ -18,4 +20,6 @@ export const allRoutes: RouteSpec[] = [
   ...eventRoutes,
   ...docsRoutes,
   ...geometryRoutes,
+  ...exportRoutes,
+  ...segmentationRoutes,
 ];

@@ -1,0 +1,225 @@
+// From token probabilities to annotations: tokens of one class join into annotations, thresholds and
+// per-label selection apply, and line items are grouped into one annotation set per row. Pure.
+import { spansFromChars } from '../../domain/geometry.ts';
+import type { CharBox } from '../../pipeline/textLayout.ts';
+import type { ExtractionModel } from './model.ts';
+import type { Token, TokenizedDocument } from './tokens.ts';
+import { gapEm } from './tokens.ts';
+import type { ExtractionDocument, PredictedAnnotation } from './types.ts';
+
+export interface LabelSetLayout {
+  labelSetId: number;
+  /** Its annotation sets span several lines in training (receipt items); else one set per row. */
+  multiLine: boolean;
+}
+
+/** A label's threshold when neither the caller nor the model names one (labels.json5's default). */
+export const DEFAULT_THRESHOLD = 0.1;
+/** Tolerance over the widest gap seen inside a training annotation, in em. */
+const GAP_SLACK_EM = 0.35;
+/** A label that repeats within one set keeps the annotations at least this fraction as confident as its best. */
+const REPEAT_FRACTION = 0.5;
+/** In multi-line sets, a run more than this many lines below the set's last line starts a new set. */
+const MAX_SET_LINE_GAP = 2;
+
+interface Run {
+  cls: number;
+  tokens: Token[];
+  probabilities: number[];
+}
+
+const confidenceOf = (run: Run) => run.probabilities.reduce((a, b) => a + b, 0) / run.probabilities.length;
+
+export interface SelectOptions {
+  /** Thresholds by label id that replace those stored with the model (a label's threshold changed since). */
+  thresholds?: Readonly<Record<number, number>>;
+}
+
+/**
+ * Each token takes its most likely class (none included; a label below its threshold counts as none); a
+ * label of a non-repeating set that no token took gets its most likely free token; neighbouring tokens of
+ * one class join into one annotation when their gap is one that training annotations had (weaker words
+ * inside a name join too); a label of a non-repeating label set keeps its best annotation (several when
+ * training shows it repeating within a set); annotations of repeating label sets form a set per row.
+ */
+export function selectAnnotations(
+  model: ExtractionModel,
+  doc: ExtractionDocument,
+  tokenized: TokenizedDocument,
+  probabilities: Float64Array[],
+  options: SelectOptions = {},
+): PredictedAnnotation[] {
+  const labels = new Map(model.schema.labels.map((l) => [l.id, l]));
+  const labelSets = new Map(model.schema.labelSets.map((s) => [s.id, s]));
+  const info = (cls: number) => model.classes[cls - 1];
+  const thresholdOf = (cls: number) => options.thresholds?.[info(cls).labelId] ?? labels.get(info(cls).labelId)?.threshold ?? DEFAULT_THRESHOLD;
+
+  // Each token's most likely class, none included; a label below its threshold counts as none.
+  const best = probabilities.map((p) => {
+    let cls = 0;
+    for (let k = 1; k < p.length; k++) if (p[k] > p[cls]) cls = k;
+    return cls && p[cls] >= thresholdOf(cls) ? cls : 0;
+  });
+  // A label of a non-repeating set that no token has as its most likely class still gets its most likely
+  // free token, when that reaches the threshold: such a label is expected once on every document.
+  const assigned = new Set(best);
+  model.classes.forEach((c, k) => {
+    const cls = k + 1;
+    if (assigned.has(cls) || labelSets.get(c.labelSetId)?.hasMultipleSections) return;
+    let top = -1;
+    probabilities.forEach((p, i) => {
+      if (best[i] === 0 && p[cls] >= thresholdOf(cls) && (top < 0 || p[cls] > probabilities[top][cls])) top = i;
+    });
+    if (top >= 0) best[top] = cls;
+  });
+
+  growRuns(tokenized, best, probabilities, model, thresholdOf);
+  const runs = joinRuns(tokenized, best, probabilities, model);
+  const kept: Run[] = [];
+  const byClass = new Map<number, Run[]>();
+  for (const run of runs) {
+    if (confidenceOf(run) < thresholdOf(run.cls)) continue;
+    byClass.set(run.cls, [...(byClass.get(run.cls) ?? []), run]);
+  }
+  for (const [cls, list] of byClass) {
+    const set = labelSets.get(info(cls).labelSetId);
+    if (set?.hasMultipleSections) {
+      kept.push(...list);
+      continue;
+    }
+    list.sort((a, b) => confidenceOf(b) - confidenceOf(a));
+    const top = confidenceOf(list[0]);
+    kept.push(...(info(cls).repeatsInSet ? list.filter((r) => confidenceOf(r) >= REPEAT_FRACTION * top) : [list[0]]));
+  }
+
+  const setIndex = groupIntoSets(kept, model);
+  const chars = charsByOffset(doc.chars);
+  const pageHeights = doc.pageSizes.map((p) => p.height);
+  return kept
+    .map((run): PredictedAnnotation => {
+      const c = info(run.cls);
+      const runChars = run.tokens.flatMap((t) => charsIn(chars, t.start, t.end));
+      const spans = spansFromChars(doc.text, runChars, pageHeights);
+      return {
+        labelId: c.labelId,
+        labelSetId: c.labelSetId,
+        setIndex: setIndex.get(run) ?? 0,
+        startOffset: run.tokens[0].start,
+        endOffset: run.tokens[run.tokens.length - 1].end,
+        text: spans.map((s) => s.offset_string).join(' '),
+        confidence: Math.round(confidenceOf(run) * 1e4) / 1e4,
+        spans,
+      };
+    })
+    .sort((a, b) => a.startOffset - b.startOffset || a.labelId - b.labelId);
+}
+
+/** A token that is most likely none joins a neighbouring annotation of a multi-token label when it reaches
+ * that label's threshold: the words inside a name or an address are often weaker than its edges. */
+function growRuns(doc: TokenizedDocument, best: number[], probabilities: Float64Array[], model: ExtractionModel, thresholdOf: (cls: number) => number): void {
+  const joins = (from: Token, to: Token, cls: number) => {
+    const maxGap = model.classes[cls - 1].maxGapEm;
+    const [a, b] = from.index < to.index ? [from, to] : [to, from];
+    return maxGap !== null && best[to.index] === 0 && probabilities[to.index][cls] >= thresholdOf(cls) && gapEm(a, b) <= maxGap + GAP_SLACK_EM;
+  };
+  for (const line of doc.lines) {
+    for (let k = 1; k < line.tokens.length; k++) {
+      const cls = best[line.tokens[k - 1].index];
+      if (cls && joins(line.tokens[k - 1], line.tokens[k], cls)) best[line.tokens[k].index] = cls;
+    }
+    for (let k = line.tokens.length - 2; k >= 0; k--) {
+      const cls = best[line.tokens[k + 1].index];
+      if (cls && joins(line.tokens[k + 1], line.tokens[k], cls)) best[line.tokens[k].index] = cls;
+    }
+  }
+}
+
+/** Neighbouring tokens of one class on a line join when their gap is one a training annotation had;
+ * classes whose annotations span lines also join a run with the overlapping run on the next line. */
+function joinRuns(doc: TokenizedDocument, best: number[], probabilities: Float64Array[], model: ExtractionModel): Run[] {
+  const runs: Run[] = [];
+  let current: Run | null = null;
+  for (const t of doc.tokens) {
+    const cls = best[t.index];
+    if (!cls) {
+      current = null;
+      continue;
+    }
+    const prev: Token | undefined = current?.tokens[current.tokens.length - 1];
+    const maxGap = model.classes[cls - 1].maxGapEm;
+    if (current && prev && current.cls === cls && prev.lineNo === t.lineNo && prev.column + 1 === t.column && maxGap !== null && gapEm(prev, t) <= maxGap + GAP_SLACK_EM) {
+      current.tokens.push(t);
+      current.probabilities.push(probabilities[t.index][cls]);
+    } else {
+      current = { cls, tokens: [t], probabilities: [probabilities[t.index][cls]] };
+      runs.push(current);
+    }
+  }
+  // Runs on consecutive lines that overlap horizontally form one annotation (a bank name above its IBAN).
+  const merged: Run[] = [];
+  for (const run of runs) {
+    if (!model.classes[run.cls - 1].multiLine) {
+      merged.push(run);
+      continue;
+    }
+    const first = run.tokens[0];
+    const last = run.tokens[run.tokens.length - 1];
+    const above = merged.find((r) => {
+      const end = r.tokens[r.tokens.length - 1];
+      return r.cls === run.cls && end.lineNo + 1 === first.lineNo && end.page === first.page && Math.min(end.x1, last.x1) > Math.max(r.tokens[0].x0, first.x0);
+    });
+    if (above) {
+      above.tokens.push(...run.tokens);
+      above.probabilities.push(...run.probabilities);
+    } else merged.push(run);
+  }
+  return merged;
+}
+
+/** Annotation set numbers per label set: rows of a repeating set in reading order; 0 for the others. */
+function groupIntoSets(runs: Run[], model: ExtractionModel): Map<Run, number> {
+  const index = new Map<Run, number>();
+  const layouts = new Map(model.labelSetLayouts.map((l) => [l.labelSetId, l]));
+  const repeating = new Set(model.schema.labelSets.filter((s) => s.hasMultipleSections).map((s) => s.id));
+  const bySet = new Map<number, Run[]>();
+  for (const run of runs) {
+    const setId = model.classes[run.cls - 1].labelSetId;
+    if (!repeating.has(setId)) continue;
+    bySet.set(setId, [...(bySet.get(setId) ?? []), run]);
+  }
+  for (const [setId, list] of bySet) {
+    list.sort((a, b) => a.tokens[0].lineNo - b.tokens[0].lineNo || a.tokens[0].x0 - b.tokens[0].x0);
+    const multiLine = layouts.get(setId)?.multiLine ?? false;
+    let n = -1;
+    let lastLine = -Infinity;
+    let labelsInSet = new Set<number>();
+    for (const run of list) {
+      const c = model.classes[run.cls - 1];
+      const line = run.tokens[0].lineNo;
+      const newSet = multiLine
+        ? line - lastLine > MAX_SET_LINE_GAP || (labelsInSet.has(c.labelId) && !c.repeatsInSet)
+        : line !== lastLine;
+      if (n < 0 || newSet) {
+        n += 1;
+        labelsInSet = new Set();
+      }
+      labelsInSet.add(c.labelId);
+      lastLine = Math.max(lastLine, run.tokens[run.tokens.length - 1].lineNo);
+      index.set(run, n);
+    }
+  }
+  return index;
+}
+
+function charsByOffset(chars: readonly CharBox[]): Map<number, CharBox> {
+  return new Map(chars.map((c) => [c.offset, c]));
+}
+
+function charsIn(chars: Map<number, CharBox>, start: number, end: number): CharBox[] {
+  const out: CharBox[] = [];
+  for (let o = start; o < end; o++) {
+    const c = chars.get(o);
+    if (c) out.push(c);
+  }
+  return out;
+}

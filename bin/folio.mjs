@@ -8,4 +8,6 @@ register();
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { main } = await import(path.join(here, '..', 'main', 'cli.ts'));
 const code = await main(process.argv.slice(2));
-if (typeof code === 'number') process.exitCode = code;
+// Exit explicitly once the command is done: a worker thread or timer that outlived a shutdown must not
+// keep a stopped server alive.
+process.exit(typeof code === 'number' ? code : 0);

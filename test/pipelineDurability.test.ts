@@ -100,3 +100,36 @@ describe('SIGKILL during OCR', () => {
     }
   });
 });
+
+describe('SIGTERM during OCR', () => {
+  it('stops within seconds, hands the job back without using an attempt, and finishes after a restart', { timeout: 180_000 }, async () => {
+    const dataDir = tempDir('folio-ocr-term-');
+    let folio = await startFolio({ dataDir, env: ADMIN });
+    let c = new Client(folio.url);
+    await c.login(ADMIN.FOLIO_ADMIN_EMAIL, ADMIN.FOLIO_ADMIN_PASSWORD);
+    const project = (await c.post('/api/v3/projects/', { name: 'Scans' })).body.id;
+    const id = await uploadAsync(c, project, 'delta.pdf', await scannedDocument('delta', 4));
+    await until('OCR in progress', async () => ((await c.get(`/api/v3/documents/${id}/`)).body.status_data === 10 ? true : undefined), 60_000);
+    const asked = Date.now();
+    const exit = await folio.stop();
+    expect(exit.code).toBe(0);
+    expect(Date.now() - asked).toBeLessThan(20_000);
+
+    folio = await startFolio({ dataDir, env: ADMIN });
+    c = new Client(folio.url);
+    await c.login(ADMIN.FOLIO_ADMIN_EMAIL, ADMIN.FOLIO_ADMIN_PASSWORD);
+    const done = await until('done', async () => {
+      const d = (await c.get(`/api/v3/documents/${id}/`)).body;
+      return d.status_data === 2 ? d : undefined;
+    }, 120_000);
+    expect(done.number_of_pages).toBe(4);
+    await folio.stop();
+    const db = new BetterSqlite3(path.join(dataDir, 'folio.db'), { readonly: true });
+    try {
+      // The stopped run was handed back at a safe point: one attempt in all.
+      expect(db.prepare("select attempts from jobs where kind = 'process-document'").pluck().get()).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+});

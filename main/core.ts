@@ -1,5 +1,7 @@
 // The Folio core: one per data folder. Opens the store, brings the schema up to date and builds the
 // services. The headless server, the CLI and the Electron shell all start from here.
+// First: keeps the engine's JSON functions before pdf.js (loaded below) replaces them.
+import './pipeline/nativeJson.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';

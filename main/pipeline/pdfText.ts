@@ -1,5 +1,7 @@
 // Exact per-character geometry from a PDF's text layer: replays pdf.js's operator list with the same
 // text-state arithmetic pdf.js's own renderer uses, so every glyph box is where the glyph is painted.
+// Before pdf.js: keeps the engine's JSON functions (see nativeJson.ts).
+import './nativeJson.ts';
 import { AnnotationMode, normalizeUnicode, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { openPdfjsDocument } from './pdfjsDocument.ts';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';

@@ -1,5 +1,6 @@
 // Opens PDFs with pdf.js the way Folio runs it in Node: fonts, CMaps, ICC profiles and wasm decoders come
 // from pdfjs-dist's own folders (nothing is fetched), no eval, no system fonts, errors only.
+import { restoreNativeJson } from './nativeJson.ts';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -12,8 +13,11 @@ export function pdfjsAssetDir(name: string): string {
 }
 
 /** Starts loading `data`; pdf.js detaches the array it is given, so callers pass a copy they can spare. */
+// Loading pdf.js replaced the engine's JSON functions (see nativeJson.ts).
+restoreNativeJson();
+
 export function openPdfjsDocument(data: Uint8Array, extra: DocumentInitParameters = {}): PDFDocumentLoadingTask {
-  return getDocument({
+  const task = getDocument({
     data,
     standardFontDataUrl: pdfjsAssetDir('standard_fonts'),
     cMapUrl: pdfjsAssetDir('cmaps'),
@@ -27,4 +31,7 @@ export function openPdfjsDocument(data: Uint8Array, extra: DocumentInitParameter
     verbosity: VerbosityLevel.ERRORS,
     ...extra,
   });
+  // The in-thread worker loads with the first document and patches JSON again.
+  void task.promise.then(restoreNativeJson, restoreNativeJson);
+  return task;
 }

@@ -12,7 +12,8 @@ export const Rect = z.object({
   y1: Coord,
 });
 
-export const CharBoxOut = z.object({
+/** A box on a page as served: PDF points, origin bottom left; top/bottom measured from the page top. */
+const PlacedBox = z.object({
   x0: z.number(),
   x1: z.number(),
   y0: z.number(),
@@ -21,18 +22,11 @@ export const CharBoxOut = z.object({
   bottom: z.number(),
   page_index: z.number().int(),
   line_index: z.number().int(),
-  text: z.string(),
 });
 
-export const SpanOut = z.object({
-  page_index: z.number().int(),
-  line_index: z.number().int(),
-  x0: z.number(),
-  x1: z.number(),
-  y0: z.number(),
-  y1: z.number(),
-  top: z.number(),
-  bottom: z.number(),
+export const CharBoxOut = PlacedBox.extend({ text: z.string() });
+
+export const SpanOut = PlacedBox.extend({
   start_offset: z.number().int(),
   end_offset: z.number().int(),
   offset_string: z.string(),

@@ -5,6 +5,8 @@ import pkg from '../../package.json' with { type: 'json' };
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../shared/listParams.ts';
 import * as accountSchemas from '../../shared/schemas/accounts.ts';
 import * as annotationSchemas from '../../shared/schemas/annotations.ts';
+import * as geometrySchemas from '../../shared/schemas/geometry.ts';
+import * as segmentationSchemas from '../../shared/schemas/segmentation.ts';
 import * as commonSchemas from '../../shared/schemas/common.ts';
 import * as documentSchemas from '../../shared/schemas/documents.ts';
 import * as projectSchemas from '../../shared/schemas/projects.ts';
@@ -26,6 +28,8 @@ const NAMED_SCHEMA_MODULES: Record<string, unknown>[] = [
   taxonomySchemas,
   documentSchemas,
   annotationSchemas,
+  geometrySchemas,
+  segmentationSchemas,
 ];
 
 const NAMEABLE_TYPES = new Set(['object', 'record', 'enum']);

@@ -133,7 +133,8 @@ function toItems(chars: LayoutInputChar[]): Item[] {
   return items;
 }
 
-/** Lines of a page, top to bottom (horizontal lines first, then vertical ones), each in reading order. */
+/** Lines of a page, top to bottom as their glyphs stand (horizontal lines first, then vertical ones), each
+ * in reading order. */
 function rowsOf(items: Item[]): Row[] {
   const runs = glyphRuns(items);
   const parent = runs.map((_, i) => i);
@@ -164,15 +165,22 @@ function rowsOf(items: Item[]): Row[] {
     if (group) group.push(run);
     else groups.set(root, [run]);
   });
+  // Each axis' lines are ordered as most of its glyphs stand: on a page turned upside down, or turned
+  // clockwise so that its lines run downwards, the first line is the one nearest the glyphs' tops.
+  const turned = [0, 1].map((axis) => {
+    const onAxis = items.filter((it) => it.axis === axis);
+    return 2 * onAxis.filter((it) => it.flipped).length > onAxis.length;
+  });
   const rows = [...groups.values()].map((group) => {
     const row = readingOrder(group);
+    const axis = row[0].axis;
     let top = -Infinity;
     let left = Infinity;
     for (const it of row) {
-      top = Math.max(top, it.v1);
-      left = Math.min(left, it.u0);
+      top = Math.max(top, turned[axis] ? -it.v0 : it.v1);
+      left = Math.min(left, turned[axis] ? -it.u1 : it.u0);
     }
-    return { row, axis: row[0].axis, top, left };
+    return { row, axis, top, left };
   });
   rows.sort((a, b) => a.axis - b.axis || b.top - a.top || a.left - b.left);
   return rows.map((r) => r.row);

@@ -20,6 +20,11 @@ function upsideDown(text: string, x: number, y: number, baseline = y, width = 5,
   return Array.from(text).map((ch, i) => ({ text: ch, x0: x - (i + 1) * width, x1: x - i * width, y0: y - size, y1: y, dir: 180, baseline }));
 }
 
+/** Glyphs of a line running down the page (dir 270, as on a page turned clockwise), from (x, top). */
+function downwards(text: string, x: number, top: number, height = 5, size = 10): LayoutInputChar[] {
+  return Array.from(text).map((ch, i) => ({ text: ch, x0: x, x1: x + size, y0: top - (i + 1) * height, y1: top - i * height, dir: 270 }));
+}
+
 const page = (...chars: LayoutInputChar[][]): LayoutInputPage => ({ height: 200, chars: chars.flat() });
 
 describe('layoutText', () => {
@@ -60,6 +65,21 @@ describe('layoutText', () => {
       text: 'MIX ED',
     },
     { name: 'a line of upside-down glyphs reads right to left on the page', pages: [page(upsideDown('AB', 80, 110))], text: 'AB' },
+    {
+      name: 'a page turned upside down reads its lines from their own top (the page bottom)',
+      pages: [page(upsideDown('NEXT', 80, 100), upsideDown('FIRST', 80, 50))],
+      text: 'FIRST\nNEXT',
+    },
+    {
+      name: 'lines running downwards (a page turned clockwise) read from the right',
+      pages: [page(downwards('NEXT', 130, 190), downwards('FIRST', 150, 190))],
+      text: 'FIRST\nNEXT',
+    },
+    {
+      name: 'an upside-down line on an upright page keeps its place from the page top',
+      pages: [page(word('top', 10, 150), upsideDown('ED', 80, 110), word('low', 10, 50))],
+      text: 'top\nED\nlow',
+    },
     {
       name: 'vertical text follows the horizontal lines',
       pages: [page([{ text: 'V', x0: 150, x1: 160, y0: 10, y1: 15, dir: 90, baseline: -160 }, { text: 'W', x0: 150, x1: 160, y0: 15, y1: 20, dir: 90, baseline: -160 }], word('H', 10, 100))],

@@ -1,0 +1,7 @@
+// The splitting AI as one import: learn where documents start from training documents, propose the
+// starts in a stream of pages, score proposals, and read and write model files. No database here.
+export { evaluateSplitter } from './evaluate.ts';
+export { NothingToSplit, proposeSplit, SPLITTER_VERSION, startProbabilities, trainSplitter } from './model.ts';
+export { parseSplitter, serializeSplitter, SPLITTER_FORMAT } from './serialize.ts';
+export { InvalidModelFile } from '../extraction/serialize.ts';
+export type * from './types.ts';

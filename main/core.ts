@@ -19,6 +19,11 @@ import { enqueue } from './jobs/jobQueue.ts';
 import { eventJobHandlers, NOTIFY_ASSIGNEE, SEND_CALLBACK } from './events/eventJobs.ts';
 import { loadSmtpSettings, Mailer } from './events/mailer.ts';
 import { documentOut } from './http/routes/documents.ts';
+import { JobRunner } from './jobs/jobQueue.ts';
+import { onTrainingFailed, trainingHandlers } from './ai/trainingJob.ts';
+import { TRAINERS } from './ai/trainers/index.ts';
+import { analysisHandlers, ANALYZE_DOCUMENT, enqueueAnalysis } from './ai/analysis.ts';
+import { ModelFiles } from './ai/modelFiles.ts';
 
 export interface Core {
   config: Config;
@@ -31,6 +36,8 @@ export interface Core {
   upload: multer.Multer;
   lock?: InstanceLock;
   processor: DocumentProcessor;
+  /** Runs AI trainings, apart from document processing so that neither waits for the other. */
+  training: JobRunner;
   mailer: Mailer;
   /** Where this instance's API answers (links in emails); set once the server listens. */
   setPublicUrl(url: string): void;
@@ -58,7 +65,7 @@ function loadSecret(dataDir: string): Buffer {
  * committing its row (or between deleting a row and its file).
  */
 async function sweepUnreferencedBlobs(blobs: BlobStore, repos: Repos): Promise<void> {
-  const used = new Set([...(await repos.documents.blobKeys()), ...(await repos.pages.blobKeys())]);
+  const used = new Set([...(await repos.documents.blobKeys()), ...(await repos.pages.blobKeys()), ...(await repos.aiModels.blobKeys())]);
   for (const key of await blobs.keys()) if (!used.has(key)) await blobs.remove(key);
 }
 
@@ -83,10 +90,13 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       await sweepUnreferencedBlobs(blobs, repos);
     }
     const secret = loadSecret(config.dataDir);
-    const services = makeServices({ repos, uow, blobs, secret, dataDir: config.dataDir });
+    const services = makeServices({ repos, uow, blobs, secret, dataDir: config.dataDir, trainers: TRAINERS });
     const mailer = new Mailer(repos.events, loadSmtpSettings(process.env));
     const limits = pipelineLimits();
     let publicUrl = `http://${config.host}:${config.port}`;
+    const onProcessed = async (r: Repos, doc: { id: number; callback_url: string | null }) => {
+      if (doc.callback_url) await enqueue(r, { kind: SEND_CALLBACK, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `callback:${doc.id}` });
+    };
     const processor = new DocumentProcessor({
       repos,
       uow,
@@ -94,15 +104,16 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       dataDir: config.dataDir,
       limits,
       syncTimeoutMs: config.syncTimeoutMs,
-      handlers: eventJobHandlers({
-        repos,
-        mailer,
-        documentJson: async (id) => documentOut(await services.documents.detailById(id)),
-        baseUrl: () => publicUrl,
-      }),
-      onProcessed: async (r, doc) => {
-        if (doc.callback_url) await enqueue(r, { kind: SEND_CALLBACK, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `callback:${doc.id}` });
+      handlers: {
+        ...eventJobHandlers({
+          repos,
+          mailer,
+          documentJson: async (id) => documentOut(await services.documents.detailById(id)),
+          baseUrl: () => publicUrl,
+        }),
+        ...analysisHandlers({ repos, annotations: services.annotations, models: new ModelFiles(blobs), onProcessed }),
       },
+      analysis: { jobKind: ANALYZE_DOCUMENT, enqueue: enqueueAnalysis },
     });
     services.documents.attachPipeline({
       check: async (file) => void (await checkUpload(await fs.promises.readFile(file), limits)),
@@ -112,8 +123,18 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       },
       waitUntilProcessed: (id) => processor.waitUntilProcessed(id),
     });
+    const training = new JobRunner({
+      repos,
+      uow,
+      handlers: trainingHandlers({ repos, uow, blobs, trainers: TRAINERS, mailer, baseUrl: () => publicUrl }),
+      onFailed: onTrainingFailed,
+      log: (message, error) => console.error(`[folio] ${message}`, error ?? ''),
+    });
     // Only the instance that owns the data folder runs jobs (CLI commands beside it do not).
-    if (lock) await processor.start();
+    if (lock) {
+      await processor.start();
+      await training.start();
+    }
     const upload = multer({
       storage: multer.diskStorage({ destination: blobs.tmpDir, filename: (_req, _file, cb) => cb(null, path.basename(blobs.tempPath('.upload'))) }),
       limits: { fileSize: config.maxUploadBytes, files: 1, fields: 100, fieldSize: config.maxBodyBytes },
@@ -130,11 +151,13 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       upload,
       lock,
       processor,
+      training,
       mailer,
       setPublicUrl(url) {
         publicUrl = url;
       },
       async close() {
+        await training.stop({ timeoutMs: 10_000 });
         await processor.stop();
         await mailer.close();
         await store.close();

@@ -56,22 +56,39 @@ export function uploadNotification(n: UploadNotice): MailContent {
 export interface TrainingNotice {
   baseUrl: string;
   aiId: number;
-  categoryName: string;
+  /** Which AI: extraction (default), categorization or splitting. */
+  kind?: 'extraction' | 'categorization' | 'splitting';
+  /** The category of an extraction AI; the others belong to the whole project. */
+  categoryName: string | null;
   projectName: string;
   succeeded: boolean;
+  /** Whether the new model took over (it does only when it evaluates better than the active one). */
+  active?: boolean;
   /** Why training failed (shown when it did). */
   reason?: string | null;
 }
 
-/** To the user who asked for the extraction AI, once its training has ended either way. */
+const AI_PATHS = { extraction: 'extraction-ais', categorization: 'category-ais', splitting: 'splitting-ais' } as const;
+
+/** To the user who asked for an AI, once its training has ended either way. */
 export function trainingCompleted(n: TrainingNotice): MailContent {
-  const what = `the extraction AI #${n.aiId} for the category "${oneLine(n.categoryName, 255)}" of the project "${oneLine(n.projectName, 255)}"`;
+  const kind = n.kind ?? 'extraction';
+  const title = `${kind[0].toUpperCase()}${kind.slice(1)} AI`;
+  const scope = n.categoryName === null ? `the project "${oneLine(n.projectName, 255)}"` : `the category "${oneLine(n.categoryName, 255)}" of the project "${oneLine(n.projectName, 255)}"`;
+  const what = `the ${kind} AI #${n.aiId} for ${scope}`;
+  const uses = {
+    extraction: 'Documents uploaded to this category from now on are extracted with it.',
+    categorization: 'Documents uploaded without a category from now on are categorized with it.',
+    splitting: 'Multi-page documents uploaded from now on are checked with it for where to split them.',
+  }[kind];
+  const outcome = n.active === false ? 'It did not evaluate better than the active AI, which stays in use; you can still download the new one.' : uses;
   const paragraphs = n.succeeded
-    ? [`Training of ${what} has finished. Documents uploaded to this category from now on are extracted with it.`]
+    ? [`Training of ${what} has finished.`, outcome]
     : [`Training of ${what} has failed.`, ...(n.reason ? [`Reason: ${oneLine(n.reason, 1000)}`] : [])];
+  const name = oneLine(n.categoryName ?? n.projectName, 80);
   return compose(
-    `${n.succeeded ? 'Extraction AI ready' : 'Extraction AI training failed'}: ${oneLine(n.categoryName, 80)} (${oneLine(n.projectName, 60)})`,
+    `${n.succeeded ? `${title} ready` : `${title} training failed`}: ${name}${n.categoryName === null ? '' : ` (${oneLine(n.projectName, 60)})`}`,
     paragraphs,
-    { label: 'Open the extraction AI', url: appLink(n.baseUrl, `extraction-ais/${n.aiId}`) },
+    { label: `Open the ${kind} AI`, url: appLink(n.baseUrl, `${AI_PATHS[kind]}/${n.aiId}`) },
   );
 }

@@ -7,6 +7,7 @@ import * as accountSchemas from '../../shared/schemas/accounts.ts';
 import * as annotationSchemas from '../../shared/schemas/annotations.ts';
 import * as geometrySchemas from '../../shared/schemas/geometry.ts';
 import * as segmentationSchemas from '../../shared/schemas/segmentation.ts';
+import * as aiSchemas from '../../shared/schemas/ais.ts';
 import * as commonSchemas from '../../shared/schemas/common.ts';
 import * as documentSchemas from '../../shared/schemas/documents.ts';
 import * as projectSchemas from '../../shared/schemas/projects.ts';
@@ -30,6 +31,7 @@ const NAMED_SCHEMA_MODULES: Record<string, unknown>[] = [
   annotationSchemas,
   geometrySchemas,
   segmentationSchemas,
+  aiSchemas,
 ];
 
 const NAMEABLE_TYPES = new Set(['object', 'record', 'enum']);
@@ -229,12 +231,13 @@ function requestBody(spec: RouteSpec, components: Components): Json | undefined 
   const required = !spec.body.safeParse({}).success;
   if (spec.bodyMode === 'multipart') {
     // The file part is added to the fields, so a named fields schema is copied in here. Schemas may
-    // declare data_file optional (it never reaches them as a field), but an upload needs the file.
+    // declare the file part (data_file) optional (it never reaches them as a field), but an upload needs the file.
     const fields = components.resolve(schema);
     const properties = { ...((fields.properties as Json | undefined) ?? {}) };
-    const declared = properties.data_file as Json | undefined;
-    properties.data_file = { ...BINARY, description: (declared?.description as string | undefined) ?? 'the file' };
-    const req = new Set([...((fields.required as string[] | undefined) ?? []), 'data_file']);
+    const fileField = spec.fileField ?? 'data_file';
+    const declared = properties[fileField] as Json | undefined;
+    properties[fileField] = { ...BINARY, description: (declared?.description as string | undefined) ?? 'the file' };
+    const req = new Set([...((fields.required as string[] | undefined) ?? []), fileField]);
     return {
       required: true,
       content: { 'multipart/form-data': { schema: { ...fields, type: 'object', properties, required: [...req] } } },

@@ -56,6 +56,8 @@ export interface RouteSpec<S extends z.ZodType | undefined = z.ZodType | undefin
   body?: S;
   /** 'multipart' bodies are documented as multipart/form-data only (document upload). */
   bodyMode?: 'json' | 'multipart';
+  /** The multipart part that carries the file (default `data_file`, the document upload's). */
+  fileField?: string;
   list?: ListDoc;
   /** Extra query parameters (documentation only; handlers read them). */
   query?: Record<string, string>;

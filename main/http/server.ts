@@ -54,7 +54,7 @@ function bodyParsers(core: Core, spec: RouteSpec): RequestHandler[] {
         }
         next();
       },
-      core.upload.single('data_file'),
+      core.upload.single(spec.fileField ?? 'data_file'),
     ];
   }
   const json = express.json({ limit, type: ['application/json', 'application/*+json'], strict: false });

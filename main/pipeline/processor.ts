@@ -42,6 +42,12 @@ export interface ProcessorDeps {
   handlers?: Record<string, JobHandler>;
   /** After a document's processing succeeded, in the transaction that stores it (enqueue follow-ups). */
   onProcessed?: (repos: Repos, doc: DocumentRow) => Promise<void>;
+  /**
+   * What follows OCR (splitting, categorization, extraction: main/ai/analysis.ts). Called in the
+   * transaction that stores the pages: enqueues its job and returns the status to set. Its job kind is
+   * among `handlers`; its end counts as the end of processing. Without it, OCR ends processing.
+   */
+  analysis?: { jobKind: string; enqueue(repos: Repos, doc: DocumentRow): Promise<number> };
 }
 
 export class DocumentProcessor implements DocumentPipelineHook {
@@ -57,7 +63,7 @@ export class DocumentProcessor implements DocumentPipelineHook {
       handlers: { ...deps.handlers, [PROCESS_DOCUMENT]: (ctx) => this.process(ctx) },
       onFailed: (job, error, repos) => this.failed(job, error, repos),
       onSettled: (job) => {
-        if (job.kind === PROCESS_DOCUMENT && job.document_id !== null) this.events.emit('processed', job.document_id);
+        if ((job.kind === PROCESS_DOCUMENT || job.kind === deps.analysis?.jobKind) && job.document_id !== null) this.events.emit('settled', job.document_id);
       },
       log: (message, error) => console.error(`[folio] ${message}`, error ?? ''),
     });
@@ -81,20 +87,23 @@ export class DocumentProcessor implements DocumentPipelineHook {
   async waitUntilProcessed(documentId: number): Promise<void> {
     const timeoutMs = this.deps.syncTimeoutMs ?? 300_000;
     await new Promise<void>((resolve) => {
-      const onProcessed = (id: number) => {
-        if (id === documentId) finish();
+      // A settled job may be a step (OCR before extraction): the document's status says whether it ended.
+      const check = () =>
+        void this.deps.repos.documents.findById(documentId).then((d) => {
+          if (!d || FINISHED.includes(d.status)) finish();
+        });
+      const onSettled = (id: number) => {
+        if (id === documentId) check();
       };
       const timer = setTimeout(() => finish(), timeoutMs);
       const finish = () => {
         clearTimeout(timer);
-        this.events.off('processed', onProcessed);
+        this.events.off('settled', onSettled);
         resolve();
       };
-      this.events.on('processed', onProcessed);
+      this.events.on('settled', onSettled);
       // Registered first, then checked: a document finished in between is not missed.
-      void this.deps.repos.documents.findById(documentId).then((d) => {
-        if (!d || FINISHED.includes(d.status)) finish();
-      });
+      check();
     });
   }
 
@@ -162,13 +171,17 @@ export class DocumentProcessor implements DocumentPipelineHook {
         ocr_time: result.ocrSeconds,
         processing_time: (performance.now() - started) / 1000,
       });
-      const stored = await r.documents.findById(id);
-      if (stored && this.deps.onProcessed) await this.deps.onProcessed(r, stored);
+      const stored = (await r.documents.findById(id))!;
+      if (this.deps.analysis) {
+        await r.documents.update(id, { status: await this.deps.analysis.enqueue(r, stored) });
+      } else if (this.deps.onProcessed) {
+        await this.deps.onProcessed(r, stored);
+      }
     });
   }
 
   private async failed(job: JobRow, error: unknown, repos: Repos): Promise<void> {
-    if (job.kind !== PROCESS_DOCUMENT || job.document_id === null) return;
+    if ((job.kind !== PROCESS_DOCUMENT && job.kind !== this.deps.analysis?.jobKind) || job.document_id === null) return;
     const reason = `Processing failed after ${job.attempts} attempts: ${(error as Error)?.message ?? String(error)}`;
     await repos.documents.update(job.document_id, { status: DocumentStatus.COULD_NOT_BE_PROCESSED, status_reason: reason });
   }

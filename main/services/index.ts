@@ -12,6 +12,9 @@ import { EventService } from './eventService.ts';
 import { GeometryService } from './geometryService.ts';
 import { ExportService } from './exportService.ts';
 import { SegmentationService } from './segmentationService.ts';
+import { AiModelService } from './aiModelService.ts';
+import type { AiKind } from '../store/schema.ts';
+import type { Trainer } from '../ai/trainers/types.ts';
 
 export interface ServiceDeps {
   repos: Repos;
@@ -19,6 +22,8 @@ export interface ServiceDeps {
   blobs: BlobStore;
   secret: Buffer;
   dataDir: string;
+  /** The trainers of the AI kinds (main/ai/trainers). */
+  trainers: Partial<Record<AiKind, Trainer>>;
 }
 
 export function makeServices(deps: ServiceDeps) {
@@ -37,6 +42,7 @@ export function makeServices(deps: ServiceDeps) {
     annotations,
     taxonomy: new TaxonomyService(repos, uow, projects),
     events: new EventService(repos),
+    aiModels: new AiModelService(repos, uow, deps.blobs, projects, deps.trainers),
   };
 }
 

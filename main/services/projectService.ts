@@ -6,6 +6,13 @@ import type { MemberRow } from '../store/repositories/projectRepository.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { describeLanguages, resolveLanguages, type OcrLanguageStatus } from '../pipeline/languages.ts';
 
+/** What a project's create, PUT and PATCH may set besides its name. */
+export interface ProjectInput {
+  name?: string;
+  ocr_languages?: string[];
+  splitting_enabled?: boolean;
+}
+
 export class ProjectService {
   constructor(
     private readonly repos: Repos,
@@ -45,14 +52,17 @@ export class ProjectService {
     return p;
   }
 
-  create(user: UserRow, input: { name: string; ocr_languages?: string[] }): Promise<ProjectRow> {
+  async create(user: UserRow, input: ProjectInput & { name: string }): Promise<ProjectRow> {
     const codes = this.ocrCodes(input.ocr_languages);
-    return this.uow((r) => r.projects.create(input.name, user.id, codes));
+    return this.uow(async (r) => {
+      const project = await r.projects.create(input.name, user.id, codes);
+      return input.splitting_enabled ? r.projects.update(project.id, { splittingEnabled: true }) : project;
+    });
   }
 
-  async update(user: UserRow, id: number, input: { name?: string; ocr_languages?: string[] }): Promise<ProjectRow> {
+  async update(user: UserRow, id: number, input: ProjectInput): Promise<ProjectRow> {
     await this.get(user, id);
-    return this.repos.projects.update(id, { name: input.name, ocrLanguages: this.ocrCodes(input.ocr_languages) });
+    return this.repos.projects.update(id, { name: input.name, ocrLanguages: this.ocrCodes(input.ocr_languages), splittingEnabled: input.splitting_enabled });
   }
 
   async remove(user: UserRow, id: number): Promise<void> {

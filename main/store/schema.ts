@@ -24,6 +24,8 @@ export interface ProjectsTable {
   name: string;
   /** JSON array of tesseract language codes used when OCR reads this project's pages. Migration 0005. */
   ocr_languages: Generated<string>;
+  /** 1: multi-page uploads go through the splitting AI (migration 0006). */
+  splitting_enabled: Generated<number>;
   created_by: number | null;
   created_at: string;
   updated_at: string;
@@ -103,6 +105,10 @@ export interface DocumentsTable {
   is_public: Generated<number>;
   /** The searchable PDF made by processing (migration 0005). */
   searchable_blob_key: Generated<string | null>;
+  /** JSON list of proposed documents `[{category, pages: [page ids]}]` while status is 41 (migration 0006). */
+  proposed_split: Generated<string | null>;
+  /** The extraction AI whose annotations the document carries (migration 0006). */
+  extraction_ai_id: Generated<number | null>;
   created_at: string;
   updated_at: string;
 }
@@ -225,6 +231,49 @@ export interface JobsTable {
   finished_at: string | null;
 }
 
+export type AiKind = 'extraction' | 'categorization' | 'splitting';
+export type AiStatus = 'queued' | 'training' | 'done' | 'failed';
+
+/** A trained (or uploaded) AI model. Migration 0006. */
+export interface AiModelsTable {
+  id: Generated<number>;
+  kind: AiKind;
+  project_id: number;
+  /** The category of an extraction AI; null for categorization and splitting AIs. */
+  category_id: number | null;
+  status: AiStatus;
+  progress: Generated<number>;
+  stage: string | null;
+  error: string | null;
+  active: Generated<number>;
+  origin: Generated<'trained' | 'uploaded'>;
+  name: Generated<string>;
+  description: Generated<string>;
+  /** JSON evaluation on the test documents (main/ai/aiTypes.ts). */
+  evaluation: string | null;
+  /** JSON: documents and seconds of training. */
+  training: string | null;
+  /** Blob key of the model file. */
+  model_blob: string | null;
+  model_size: number | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** The documents derived from one original by a split (migration 0006). */
+export interface DocumentSetsTable {
+  id: Generated<number>;
+  project_id: number;
+  original_blob_key: string;
+  original_file_name: string;
+  original_number_of_pages: number;
+  created_by: number | null;
+  created_at: string;
+}
+
 export interface FolioMigrationsTable {
   name: string;
   applied_at: string;
@@ -248,6 +297,8 @@ export interface Database {
   callback_attempts: CallbackAttemptsTable;
   outbox: OutboxTable;
   jobs: JobsTable;
+  ai_models: AiModelsTable;
+  document_sets: DocumentSetsTable;
   folio_migrations: FolioMigrationsTable;
 }
 
@@ -269,3 +320,7 @@ export type OutboxRow = Selectable<OutboxTable>;
 export type NewOutboxMessage = Insertable<OutboxTable>;
 export type OutboxUpdate = Updateable<OutboxTable>;
 export type JobRow = Selectable<JobsTable>;
+export type AiModelRow = Selectable<AiModelsTable>;
+export type NewAiModel = Insertable<AiModelsTable>;
+export type AiModelUpdate = Updateable<AiModelsTable>;
+export type DocumentSetRow = Selectable<DocumentSetsTable>;

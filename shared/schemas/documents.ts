@@ -68,7 +68,18 @@ export const DocumentListItem = z.object({
   labeling_available: z.number().int().describe('1 when ready for review'),
   is_reviewed: z.boolean(),
   is_public: z.boolean(),
-  proposed_split: z.array(z.unknown()).nullable(),
+  proposed_split: z
+    .array(
+      z.object({
+        category: Id.nullable(),
+        category_confidence: z.number().nullable(),
+        pages: z.array(Id).describe('page ids of the proposed document, in order'),
+        confidence: z.number().describe("the splitting AI's probability that a document starts at the first page"),
+      }),
+    )
+    .nullable()
+    .describe('while waiting for splitting confirmation (41): the documents the splitting AI proposes'),
+  extraction_ai: Id.nullable().describe('the extraction AI whose annotations the document carries'),
   document_set: Id.nullable(),
   assignee: z.string().nullable().describe('email'),
   created_by: Id.nullable(),

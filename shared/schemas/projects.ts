@@ -1,6 +1,7 @@
 // Projects (spec 2.1).
 import { z } from 'zod';
 import { Id, Name, Timestamp } from './common.ts';
+import { FormBool } from './annotations.ts';
 
 const OcrLanguages = z
   .array(z.string().trim().min(1))
@@ -8,7 +9,11 @@ const OcrLanguages = z
   .max(20)
   .describe('languages OCR reads, as spec 2.16 names ("German") or tesseract codes ("deu"); default German and English');
 
-export const ProjectCreate = z.object({ name: Name, ocr_languages: OcrLanguages.optional() });
+export const ProjectCreate = z.object({
+  name: Name,
+  ocr_languages: OcrLanguages.optional(),
+  splitting_enabled: FormBool.optional().describe('multi-page uploads are checked by the splitting AI (spec 2.11); default false'),
+});
 export const ProjectPatch = ProjectCreate.partial();
 
 export const OcrLanguage = z.object({
@@ -23,6 +28,7 @@ export const Project = z.object({
   name: z.string(),
   created_by: Id.nullable(),
   ocr_languages: z.array(z.string()).describe('tesseract codes OCR reads pages of this project with'),
+  splitting_enabled: z.boolean(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -19,7 +19,7 @@ const DETAIL_KEYS = [
   'id', 'project', 'number_of_pages', 'data_file_name', 'file_url', 'original_file_url', 'thumbnail_url', 'callback_url',
   'category', 'category_confidence', 'category_is_revised', 'dataset_status', 'status', 'status_data', 'status_reason',
   'labeling_available', 'is_reviewed', 'is_public', 'text', 'pages', 'annotation_sets', 'proposed_split', 'document_set',
-  'assignee', 'created_by', 'created_at', 'updated_at', 'ocr_time', 'extraction_time', 'processing_time',
+  'assignee', 'created_by', 'created_at', 'updated_at', 'ocr_time', 'extraction_time', 'processing_time', 'extraction_ai',
 ];
 
 beforeAll(async () => {
@@ -235,6 +235,9 @@ describe('list (GET /api/v3/documents/)', () => {
   beforeAll(async () => {
     p = (await created(api.post('/api/v3/projects/', { name: 'List' }))).id;
     cat = (await created(api.post('/api/v3/categories/', { project: p, name: 'Receipt' }))).id;
+    // Two categories, and texts naming neither: uploads without a category stay without one (the fallback
+    // of categorization picks the only category of a one-category project).
+    await created(api.post('/api/v3/categories/', { project: p, name: 'Contract' }));
     await api.post(`/api/v3/projects/${p}/members/`, { email: 'bob-docs@test.local' });
     ids.push((await created(upload(api, { project: p, category: cat, dataset_status: 2, sync: 'true' }, { name: 'b-receipt.pdf', data: await pdfWithText('l1') }))).id);
     ids.push((await created(upload(api, { project: p, assignee: 'bob-docs@test.local', sync: 'true' }, { name: 'a-letter.pdf', data: await pdfWithText('l2') }))).id);

@@ -136,12 +136,15 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/api/v3/projects/{id}/'].patch.requestBody.required).toBe(false);
   });
 
-  it('documents multipart routes as multipart/form-data with a binary data_file', () => {
-    for (const spec of allRoutes.filter((r) => r.bodyMode === 'multipart')) {
+  it('documents multipart routes as multipart/form-data with a binary file part (data_file, or the route\'s own)', () => {
+    const multipart = allRoutes.filter((r) => r.bodyMode === 'multipart');
+    expect(multipart.map((r) => r.fileField ?? 'data_file')).toContain('file');
+    for (const spec of multipart) {
+      const field = spec.fileField ?? 'data_file';
       const content = doc.paths[openApiPath(spec.path).path][spec.method].requestBody.content;
       expect(Object.keys(content)).toEqual(['multipart/form-data']);
-      expect(content['multipart/form-data'].schema.properties.data_file).toMatchObject({ type: 'string', format: 'binary' });
-      expect(content['multipart/form-data'].schema.required).toContain('data_file');
+      expect(content['multipart/form-data'].schema.properties[field]).toMatchObject({ type: 'string', format: 'binary' });
+      expect(content['multipart/form-data'].schema.required).toContain(field);
     }
   });
 

@@ -12,6 +12,7 @@ import type { DocumentDetailView } from '../../services/documentService.ts';
 import { labelingAvailable, statusPair } from '../../domain/documentStatus.ts';
 import { bool, isoOut } from '../dto.ts';
 import { annotationSetsOut } from './annotations.ts';
+import type { ProposedDocument } from '../../ai/analysis.ts';
 
 export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentListItem> {
   return {
@@ -33,7 +34,8 @@ export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentList
     labeling_available: labelingAvailable(d.status),
     is_reviewed: bool(d.is_reviewed),
     is_public: bool(d.is_public),
-    proposed_split: null,
+    proposed_split: d.proposed_split === null ? null : (JSON.parse(d.proposed_split) as ProposedDocument[]),
+    extraction_ai: d.extraction_ai_id,
     document_set: d.document_set_id,
     assignee: d.assignee_email,
     created_by: d.created_by,
@@ -61,7 +63,7 @@ async function upload(ctx: Ctx<DocumentUpload>): Promise<DocumentDetailView> {
 }
 
 /** Sends a stored file under its document's name, typed by that name's extension. */
-function sendFile(ctx: Ctx<unknown>, file: { path: string; name: string }): Promise<typeof RESPONDED> {
+export function sendFile(ctx: Ctx<unknown>, file: { path: string; name: string }): Promise<typeof RESPONDED> {
   ctx.res.type(path.extname(file.name) || 'application/octet-stream');
   return new Promise((resolve, reject) => ctx.res.download(file.path, file.name, (err) => (err ? reject(err) : resolve(RESPONDED))));
 }

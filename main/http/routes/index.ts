@@ -10,6 +10,7 @@ import { docsRoutes } from './docs.ts';
 import { geometryRoutes } from './geometry.ts';
 import { exportRoutes } from './export.ts';
 import { segmentationRoutes } from './segmentation.ts';
+import { aiRoutes } from './ais.ts';
 
 export const allRoutes: RouteSpec[] = [
   ...authRoutes,
@@ -22,4 +23,5 @@ export const allRoutes: RouteSpec[] = [
   ...geometryRoutes,
   ...exportRoutes,
   ...segmentationRoutes,
+  ...aiRoutes,
 ];

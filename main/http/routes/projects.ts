@@ -14,6 +14,7 @@ export const projectOut = (p: ProjectRow) => ({
   name: p.name,
   created_by: p.created_by,
   ocr_languages: JSON.parse(p.ocr_languages) as string[],
+  splitting_enabled: p.splitting_enabled === 1,
   created_at: isoOut(p.created_at),
   updated_at: isoOut(p.updated_at),
 });
@@ -73,7 +74,7 @@ export const projectRoutes: RouteSpec[] = [
     response: Project,
     // PUT: an omitted ocr_languages goes back to the default.
     handler: async (ctx) =>
-      projectOut(await ctx.core.services.projects.update(ctx.user, ctx.id(), { ...ctx.body, ocr_languages: ctx.body.ocr_languages ?? [...DEFAULT_OCR_LANGUAGES] })),
+      projectOut(await ctx.core.services.projects.update(ctx.user, ctx.id(), { ...ctx.body, ocr_languages: ctx.body.ocr_languages ?? [...DEFAULT_OCR_LANGUAGES], splitting_enabled: ctx.body.splitting_enabled ?? false })),
   }),
   route({
     method: 'patch',

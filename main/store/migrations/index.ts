@@ -5,6 +5,7 @@ import * as m0002 from './0002_public_documents.ts';
 import * as m0003 from './0003_jobs.ts';
 import * as m0004 from './0004_events.ts';
 import * as m0005 from './0005_pages.ts';
+import * as m0006 from './0006_ai_models.ts';
 
 export interface Migration {
   name: string;
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   { name: '0003_jobs', ...m0003 },
   { name: '0004_events', ...m0004 },
   { name: '0005_pages', ...m0005 },
+  { name: '0006_ai_models', ...m0006 },
 ];

@@ -61,6 +61,11 @@ export class CategoryRepository {
     return this.hydrate(rows);
   }
 
+  /** A project's categories (plain rows), by id: what the categorization AI chooses from. */
+  inProject(projectId: number): Promise<CategoryRow[]> {
+    return this.db.selectFrom('categories').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
+  }
+
   /** id -> project id for the ids that exist, to check request bodies in one query. */
   async projectIdsOf(ids: number[]): Promise<Map<number, number>> {
     if (!ids.length) return new Map();

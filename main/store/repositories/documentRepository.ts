@@ -56,6 +56,7 @@ const LIST_COLUMNS = [
   'documents.assignee_id', 'documents.callback_url', 'documents.created_by', 'documents.category_confidence',
   'documents.category_is_revised', 'documents.number_of_pages', 'documents.document_set_id', 'documents.ocr_time',
   'documents.extraction_time', 'documents.processing_time', 'documents.is_public', 'documents.created_at', 'documents.updated_at',
+  'documents.searchable_blob_key', 'documents.proposed_split', 'documents.extraction_ai_id',
 ] as const;
 
 export class DocumentRepository {
@@ -84,6 +85,13 @@ export class DocumentRepository {
 
   async update(id: number, changes: DocumentUpdate): Promise<void> {
     await this.db.updateTable('documents').set({ ...changes, updated_at: now() }).where('id', '=', id).execute();
+  }
+
+  /** A project's documents in one dataset status (training, test), optionally of one category, by id. */
+  inDataset(projectId: number, datasetStatus: number, categoryId?: number): Promise<DocumentRow[]> {
+    let q = this.db.selectFrom('documents').selectAll().where('project_id', '=', projectId).where('dataset_status', '=', datasetStatus);
+    if (categoryId !== undefined) q = q.where('category_id', '=', categoryId);
+    return q.orderBy('id').execute();
   }
 
   /** Documents whose processing had not ended (to resume after a restart). */

@@ -10,6 +10,7 @@ import { LabelSetRepository } from './labelSetRepository.ts';
 import { PageRepository } from './pageRepository.ts';
 import { EventRepository } from './eventRepository.ts';
 import { JobRepository } from './jobRepository.ts';
+import { AiModelRepository } from './aiModelRepository.ts';
 
 export interface Repos {
   users: UserRepository;
@@ -22,6 +23,7 @@ export interface Repos {
   pages: PageRepository;
   events: EventRepository;
   jobs: JobRepository;
+  aiModels: AiModelRepository;
 }
 
 export function makeRepos(db: Db): Repos {
@@ -36,6 +38,7 @@ export function makeRepos(db: Db): Repos {
     pages: new PageRepository(db),
     events: new EventRepository(db),
     jobs: new JobRepository(db),
+    aiModels: new AiModelRepository(db),
   };
 }
 

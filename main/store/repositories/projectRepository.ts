@@ -64,11 +64,16 @@ export class ProjectRepository {
     return project;
   }
 
-  async update(id: number, changes: { name?: string; ocrLanguages?: string[] }): Promise<ProjectRow> {
-    const { ocrLanguages, ...rest } = changes;
+  async update(id: number, changes: { name?: string; ocrLanguages?: string[]; splittingEnabled?: boolean }): Promise<ProjectRow> {
+    const { ocrLanguages, splittingEnabled, ...rest } = changes;
     return this.db
       .updateTable('projects')
-      .set({ ...rest, ...(ocrLanguages ? { ocr_languages: JSON.stringify(ocrLanguages) } : {}), updated_at: now() })
+      .set({
+        ...rest,
+        ...(ocrLanguages ? { ocr_languages: JSON.stringify(ocrLanguages) } : {}),
+        ...(splittingEnabled === undefined ? {} : { splitting_enabled: splittingEnabled ? 1 : 0 }),
+        updated_at: now(),
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -1,0 +1,61 @@
+// The extraction AI of a category: trained in a worker thread from the category's training documents
+// (dataset_status 2) and their reviewed annotations, evaluated on its test documents (dataset_status 3)
+// with the exact-offset rule: label, label set, first and last character must all be right.
+import { DatasetStatus } from '../../domain/documentStatus.ts';
+import { datasetDocuments, extractionSchema, trainingDocument } from '../aiData.ts';
+import { evaluate, NothingToLearn, parseModel, predictDocument, trainInWorker } from '../extraction/index.ts';
+import type { Repos } from '../../store/repositories/index.ts';
+import type { AiModelRow } from '../../store/schema.ts';
+import { NothingToTrain, snakeScore, type AiEvaluation, type Trainer } from './types.ts';
+
+async function categoryOf(model: AiModelRow): Promise<number> {
+  if (model.category_id === null) throw new NothingToTrain('An extraction AI needs a category.');
+  return model.category_id;
+}
+
+export const extractionTrainer: Trainer = {
+  kind: 'extraction',
+
+  async train({ repos, model, signal, onProgress }) {
+    const categoryId = await categoryOf(model);
+    const schema = await extractionSchema(repos, categoryId);
+    if (!schema.labels.length) throw new NothingToTrain('The category has no labels: add labels to its label sets first.');
+    const rows = await datasetDocuments(repos, model.project_id, DatasetStatus.TRAINING, categoryId);
+    if (!rows.length) throw new NothingToTrain('The category has no processed training document (dataset_status 2).');
+    onProgress(1, 'loading documents');
+    const documents = [];
+    for (const row of rows) documents.push(await trainingDocument(repos, row));
+    try {
+      const { model: trained, file } = await trainInWorker(documents, schema, { signal, onProgress: (p, stage) => onProgress(2 + Math.round(p * 0.9), stage) });
+      return { file, training: { documents: trained.training.documents, tokens: trained.training.tokens, annotated_tokens: trained.training.annotatedTokens, seconds: trained.training.seconds, trees: trained.forest.trees.length } };
+    } catch (err) {
+      if (err instanceof NothingToLearn) throw new NothingToTrain(`Nothing to learn: ${err.message}.`);
+      throw err;
+    }
+  },
+
+  async evaluate(repos: Repos, model: AiModelRow, file: string): Promise<AiEvaluation | null> {
+    const categoryId = await categoryOf(model);
+    const rows = await datasetDocuments(repos, model.project_id, DatasetStatus.TEST, categoryId);
+    if (!rows.length) return null;
+    const parsed = parseModel(file);
+    const documents = [];
+    for (const row of rows) {
+      const doc = await trainingDocument(repos, row);
+      documents.push({ gold: doc.annotations.filter((a) => a.correct), predicted: predictDocument(parsed, doc) });
+    }
+    const result = evaluate(documents, parsed.schema, 'exact');
+    return {
+      score: result.overall.f1,
+      metric: 'f1',
+      documents: result.documents,
+      rule: result.rule,
+      overall: snakeScore(result.overall),
+      labels: Object.values(result.labels).map((l) => ({ label: l.labelId, name: l.name, ...snakeScore(l) })),
+    };
+  },
+
+  check(file: string) {
+    parseModel(file);
+  },
+};

@@ -1,0 +1,133 @@
+// The `train-ai` job: trains the model of one AI record, evaluates it and the active model of the same
+// scope on the same test documents, stores the file, and makes the new model active only when it scores
+// better (or nothing is active yet). Progress is written to the record as it goes, so clients can poll.
+// Training runs in its own JobRunner (core.ts), so a long training never holds up document processing.
+import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
+import type { AiKind, AiModelRow, JobRow } from '../store/schema.ts';
+import type { BlobStore } from '../blobs/blobStore.ts';
+import { enqueue, type JobContext, type JobHandler } from '../jobs/jobQueue.ts';
+import { now } from '../store/db.ts';
+import { NothingToTrain, type AiEvaluation, type Trainer } from './trainers/types.ts';
+import { TrainingCancelled } from './extraction/index.ts';
+import type { Mailer } from '../events/mailer.ts';
+import { trainingCompleted } from '../events/messages.ts';
+
+export const TRAIN_AI = 'train-ai';
+export const NOTIFY_TRAINED = 'notify-trained';
+
+export interface TrainingJobDeps {
+  repos: Repos;
+  uow: UnitOfWork;
+  blobs: BlobStore;
+  trainers: Partial<Record<AiKind, Trainer>>;
+  mailer: Mailer;
+  /** The address the links in emails point to. */
+  baseUrl: () => string;
+}
+
+/** Called in the transaction of a new AI record: training starts once it commits. */
+export async function enqueueTraining(repos: Repos, ai: AiModelRow): Promise<void> {
+  await enqueue(repos, { kind: TRAIN_AI, payload: { aiId: ai.id }, dedupeKey: `train:${ai.id}`, maxAttempts: 2 });
+}
+
+/**
+ * Whether a newly evaluated model should replace the active one. Both were scored on the same test
+ * documents just now. Without test documents nothing can be compared: the newer model, trained on the
+ * current reviews, takes over (documented in the README). A tie keeps the active one.
+ */
+export function beatsActive(candidate: AiEvaluation | null, active: AiEvaluation | null, hasActive: boolean): boolean {
+  if (!hasActive) return true;
+  if (candidate !== null && active !== null) return candidate.score > active.score;
+  if (candidate === null && active === null) return true;
+  // Only one could be scored (the active model's file no longer reads, say): the scored one wins.
+  return candidate !== null;
+}
+
+export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandler> {
+  const { repos } = deps;
+  return {
+    async [TRAIN_AI](ctx: JobContext<{ aiId: number }>) {
+      const ai = await repos.aiModels.findById(ctx.payload.aiId);
+      if (!ai || ai.status === 'done' || ai.status === 'failed') return;
+      const trainer = deps.trainers[ai.kind];
+      if (!trainer) throw new Error(`No trainer for ${ai.kind} AIs in this version.`);
+      await repos.aiModels.update(ai.id, { status: 'training', progress: 0, stage: 'starting', started_at: now(), error: null });
+      // Progress writes are serialized and never awaited by training: a slow disk must not slow the learner.
+      let writing = Promise.resolve();
+      let lastPercent = -1;
+      const onProgress = (percent: number, stage: string) => {
+        const p = Math.max(0, Math.min(99, Math.round(percent)));
+        if (p === lastPercent) return;
+        lastPercent = p;
+        writing = writing.then(() => repos.aiModels.update(ai.id, { progress: p, stage })).catch(() => {});
+      };
+      let output;
+      try {
+        output = await trainer.train({ repos, model: ai, signal: ctx.signal, onProgress });
+      } catch (err) {
+        await writing;
+        if (err instanceof TrainingCancelled) throw err; // the runner hands the job back on stop
+        if (!(err instanceof NothingToTrain)) throw err; // retried, then onTrainingFailed
+        await ctx.completeWith((r) => finishFailed(r, ai, err.message));
+        return;
+      }
+      await writing;
+      await repos.aiModels.update(ai.id, { progress: 95, stage: 'evaluating' });
+      const evaluation = await trainer.evaluate(repos, ai, output.file);
+      const active = await repos.aiModels.findActive(ai.kind, ai.project_id, ai.category_id);
+      const activeEvaluation = active?.model_blob ? await trainer.evaluate(repos, active, (await deps.blobs.read(active.model_blob)).toString('utf8')).catch(() => null) : null;
+      const blob = await deps.blobs.put(Buffer.from(output.file, 'utf8'));
+      await ctx.completeWith(async (r) => {
+        await r.aiModels.update(ai.id, {
+          status: 'done',
+          progress: 100,
+          stage: 'done',
+          evaluation: evaluation ? JSON.stringify(evaluation) : null,
+          training: JSON.stringify({ ...output.training, compared_with: active ? { id: active.id, evaluation: activeEvaluation } : null }),
+          model_blob: blob.key,
+          model_size: blob.size,
+          finished_at: now(),
+        });
+        if (beatsActive(evaluation, activeEvaluation, !!active)) await r.aiModels.activate(ai);
+        await notifyRequester(r, ai);
+      });
+    },
+
+    async [NOTIFY_TRAINED]({ payload }: JobContext<{ aiId: number }>) {
+      const ai = await repos.aiModels.findById(payload.aiId);
+      const requester = ai?.created_by == null ? undefined : await repos.users.findById(ai.created_by);
+      if (!ai || !requester) return;
+      const project = await repos.projects.findById(ai.project_id);
+      const category = ai.category_id === null ? undefined : await repos.categories.findById(ai.category_id);
+      const content = trainingCompleted({
+        baseUrl: deps.baseUrl(),
+        aiId: ai.id,
+        kind: ai.kind,
+        categoryName: category?.name ?? null,
+        projectName: project?.name ?? '',
+        succeeded: ai.status === 'done',
+        active: ai.active === 1,
+        reason: ai.error,
+      });
+      await deps.mailer.send({ to: requester.email, ...content, kind: 'training' });
+    },
+  };
+}
+
+/** After the last attempt failed (runner's onFailed, in its transaction). */
+export async function onTrainingFailed(job: JobRow, error: unknown, r: Repos): Promise<void> {
+  if (job.kind !== TRAIN_AI) return;
+  const aiId = (JSON.parse(job.payload) as { aiId: number }).aiId;
+  const ai = await r.aiModels.findById(aiId);
+  if (ai) await finishFailed(r, ai, `Training failed: ${(error as Error)?.message ?? String(error)}`);
+}
+
+async function finishFailed(r: Repos, ai: AiModelRow, reason: string): Promise<void> {
+  await r.aiModels.update(ai.id, { status: 'failed', stage: 'failed', error: reason, finished_at: now() });
+  await notifyRequester(r, ai);
+}
+
+/** The requester hears of the end of training either way (an email job, committed with the result). */
+async function notifyRequester(r: Repos, ai: AiModelRow): Promise<void> {
+  if (ai.created_by !== null) await enqueue(r, { kind: NOTIFY_TRAINED, payload: { aiId: ai.id }, dedupeKey: `notify-trained:${ai.id}` });
+}

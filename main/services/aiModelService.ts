@@ -1,0 +1,184 @@
+// AI records for the API: start a training (refused with a 400 that says what is missing), list and read
+// records, switch the active model, download and upload model files, delete. The training itself is the
+// `train-ai` job (main/ai/trainingJob.ts); this service only checks requests and writes records.
+import fs from 'node:fs';
+import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
+import type { AiKind, AiModelRow, UserRow } from '../store/schema.ts';
+import type { BlobStore } from '../blobs/blobStore.ts';
+import type { ListParams, Page } from '../../shared/listParams.ts';
+import type { AiPatch } from '../../shared/schemas/ais.ts';
+import type { ProjectService } from './projectService.ts';
+import type { Trainer } from '../ai/trainers/types.ts';
+import type { UploadedFile } from './documentService.ts';
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { DatasetStatus, DocumentStatus } from '../domain/documentStatus.ts';
+import { beatsActive, enqueueTraining } from '../ai/trainingJob.ts';
+
+const unknownPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
+
+export const AI_NAMES: Record<AiKind, string> = { extraction: 'extraction AI', categorization: 'categorization AI', splitting: 'splitting AI' };
+
+/** Where a new AI belongs: a category (extraction) or a project (the other kinds). */
+export interface AiScope {
+  category?: number;
+  project?: number;
+  name?: string;
+  description?: string;
+}
+
+export class AiModelService {
+  constructor(
+    private readonly repos: Repos,
+    private readonly uow: UnitOfWork,
+    private readonly blobs: BlobStore,
+    private readonly projects: ProjectService,
+    private readonly trainers: Partial<Record<AiKind, Trainer>>,
+  ) {}
+
+  /** Records the AI and queues its training, after checking there is something to learn from. */
+  async create(user: UserRow, kind: AiKind, scope: AiScope): Promise<AiModelRow> {
+    const { projectId, categoryId } = await this.resolveScope(user, kind, scope);
+    await this.checkTrainingData(kind, projectId, categoryId);
+    return this.uow(async (r) => {
+      const ai = await r.aiModels.insert({
+        kind,
+        project_id: projectId,
+        category_id: categoryId,
+        status: 'queued',
+        name: scope.name ?? '',
+        description: scope.description ?? '',
+        evaluation: null,
+        training: null,
+        model_blob: null,
+        model_size: null,
+        stage: null,
+        error: null,
+        created_by: user.id,
+        started_at: null,
+        finished_at: null,
+      });
+      await enqueueTraining(r, ai);
+      return ai;
+    });
+  }
+
+  /**
+   * A model file made elsewhere (another Folio, a backup): checked, evaluated on this scope's test
+   * documents like a trained one, and made active under the same rule.
+   */
+  async upload(user: UserRow, kind: AiKind, scope: AiScope, file: UploadedFile | undefined): Promise<AiModelRow> {
+    const { projectId, categoryId } = await this.resolveScope(user, kind, scope);
+    if (!file) throw ValidationError.of('file', 'No model file was submitted (multipart part "file").');
+    const text = await fs.promises.readFile(file.path, 'utf8');
+    const trainer = this.trainer(kind);
+    try {
+      trainer.check(text);
+    } catch (err) {
+      throw ValidationError.of('file', `Not a Folio ${AI_NAMES[kind]} model file: ${(err as Error).message}.`);
+    }
+    const draft = { kind, project_id: projectId, category_id: categoryId } as AiModelRow;
+    const evaluation = await trainer.evaluate(this.repos, draft, text);
+    const active = await this.repos.aiModels.findActive(kind, projectId, categoryId);
+    const activeEvaluation = active?.model_blob ? await trainer.evaluate(this.repos, active, (await this.blobs.read(active.model_blob)).toString('utf8')).catch(() => null) : null;
+    const blob = await this.blobs.put(Buffer.from(text, 'utf8'));
+    const t = new Date().toISOString();
+    return this.uow(async (r) => {
+      const ai = await r.aiModels.insert({
+        kind,
+        project_id: projectId,
+        category_id: categoryId,
+        status: 'done',
+        progress: 100,
+        stage: 'done',
+        origin: 'uploaded',
+        name: scope.name ?? file.originalname,
+        description: scope.description ?? '',
+        evaluation: evaluation ? JSON.stringify(evaluation) : null,
+        training: null,
+        model_blob: blob.key,
+        model_size: blob.size,
+        error: null,
+        created_by: user.id,
+        started_at: t,
+        finished_at: t,
+      });
+      if (beatsActive(evaluation, activeEvaluation, !!active)) await r.aiModels.activate(ai);
+      return (await r.aiModels.findById(ai.id))!;
+    });
+  }
+
+  list(user: UserRow, kind: AiKind, params: ListParams): Promise<Page<AiModelRow>> {
+    return this.repos.aiModels.list(user.id, kind, params);
+  }
+
+  async get(user: UserRow, kind: AiKind | undefined, id: number): Promise<AiModelRow> {
+    const ai = await this.repos.aiModels.findById(id);
+    if (!ai || (kind && ai.kind !== kind) || !(await this.repos.projects.isMember(ai.project_id, user.id))) {
+      throw new NotFoundError(`${kind ? AI_NAMES[kind][0].toUpperCase() + AI_NAMES[kind].slice(1) : 'AI model'} not found.`);
+    }
+    return ai;
+  }
+
+  async patch(user: UserRow, kind: AiKind, id: number, changes: AiPatch): Promise<AiModelRow> {
+    const ai = await this.get(user, kind, id);
+    await this.uow(async (r) => {
+      if (changes.name !== undefined || changes.description !== undefined) {
+        await r.aiModels.update(id, { name: changes.name ?? ai.name, description: changes.description ?? ai.description });
+      }
+      if (changes.active === true && ai.active !== 1) {
+        if (ai.status !== 'done') throw ValidationError.of('active', `Only a finished AI can be active; this one is ${ai.status}.`);
+        await r.aiModels.activate(ai);
+      }
+      if (changes.active === false && ai.active === 1) await r.aiModels.update(id, { active: 0 });
+    });
+    return (await this.repos.aiModels.findById(id))!;
+  }
+
+  async remove(user: UserRow, kind: AiKind, id: number): Promise<void> {
+    const ai = await this.get(user, kind, id);
+    await this.uow((r) => r.aiModels.remove(ai.id));
+    if (ai.model_blob && !(await this.repos.aiModels.blobKeys()).includes(ai.model_blob)) await this.blobs.remove(ai.model_blob);
+  }
+
+  /** The model file with a name that says what it is. */
+  async file(user: UserRow, id: number): Promise<{ path: string; name: string }> {
+    const ai = await this.get(user, undefined, id);
+    if (!ai.model_blob) throw new NotFoundError(`The model file is not there yet (the AI is ${ai.status}).`);
+    return { path: this.blobs.pathOf(ai.model_blob), name: `folio-${ai.kind}-ai-${ai.id}.json` };
+  }
+
+  private trainer(kind: AiKind): Trainer {
+    const trainer = this.trainers[kind];
+    if (!trainer) throw new Error(`No trainer for ${kind} AIs.`);
+    return trainer;
+  }
+
+  private async resolveScope(user: UserRow, kind: AiKind, scope: AiScope): Promise<{ projectId: number; categoryId: number | null }> {
+    if (kind === 'extraction') {
+      if (scope.category === undefined) throw ValidationError.of('category', 'This field is required.');
+      const category = await this.repos.categories.findById(scope.category);
+      if (!category || !(await this.repos.projects.isMember(category.project_id, user.id))) throw ValidationError.of('category', unknownPk(scope.category));
+      return { projectId: category.project_id, categoryId: category.id };
+    }
+    if (scope.project === undefined) throw ValidationError.of('project', 'This field is required.');
+    const project = await this.projects.getForField(user, scope.project, 'project');
+    if (kind === 'splitting' && !project.splitting_enabled) {
+      throw ValidationError.of('project', 'Document splitting is not enabled for this project: set splitting_enabled true on the project first.');
+    }
+    return { projectId: project.id, categoryId: null };
+  }
+
+  /** Spec 3.3 and 8: at least one document in the training dataset, processed and usable. */
+  private async checkTrainingData(kind: AiKind, projectId: number, categoryId: number | null): Promise<void> {
+    const training = (await this.repos.documents.inDataset(projectId, DatasetStatus.TRAINING, categoryId ?? undefined)).filter((d) => d.status === DocumentStatus.DONE);
+    if (kind === 'extraction' && !training.length) {
+      throw ValidationError.of('category', 'The category has no training document: set dataset_status 2 (training) on processed documents of this category first.');
+    }
+    if (kind === 'categorization' && !training.some((d) => d.category_id !== null)) {
+      throw ValidationError.of('project', 'The project has no categorized training document: set a category and dataset_status 2 (training) on processed documents first.');
+    }
+    if (kind === 'splitting' && !training.length) {
+      throw ValidationError.of('project', 'The project has no training document: set dataset_status 2 (training) on processed documents first.');
+    }
+  }
+}

@@ -1,0 +1,86 @@
+// AI model records (compat.md "AI models"): extraction AIs per category, categorization and splitting AIs
+// per project. Requests name the category or the project; the record carries status, progress, the
+// evaluation on the test documents and whether it is the active model.
+import { z } from 'zod';
+import { Id, Timestamp } from './common.ts';
+import { Ref } from './annotations.ts';
+
+export const ExtractionAiCreate = z.object({
+  // Optional in the schema so that a missing one gets the service's "This field is required."
+  category: Ref.optional().describe('the category whose training documents the AI learns from (required)'),
+  name: z.string().max(255).optional(),
+  description: z.string().max(5000).optional(),
+});
+export type ExtractionAiCreate = z.infer<typeof ExtractionAiCreate>;
+
+export const ProjectAiCreate = z.object({
+  project: Ref.optional().describe('the project (also project_id)'),
+  project_id: Ref.optional(),
+  name: z.string().max(255).optional(),
+  description: z.string().max(5000).optional(),
+});
+export type ProjectAiCreate = z.infer<typeof ProjectAiCreate>;
+
+/** Model file upload (multipart, the file in `file`): extraction AIs name a category, the others a project. */
+export const AiUpload = z.object({
+  category: Ref.optional(),
+  project: Ref.optional(),
+  project_id: Ref.optional(),
+  name: z.string().max(255).optional(),
+  description: z.string().max(5000).optional(),
+});
+export type AiUpload = z.infer<typeof AiUpload>;
+
+export const AiPatch = z.object({
+  name: z.string().max(255).optional(),
+  description: z.string().max(5000).optional(),
+  active: z.boolean().optional().describe('true makes a finished model the one in use; false stops using it'),
+});
+export type AiPatch = z.infer<typeof AiPatch>;
+
+export const AiStatus = z.enum(['queued', 'training', 'done', 'failed']);
+
+export const AiScore = z.object({
+  precision: z.number(),
+  recall: z.number(),
+  f1: z.number(),
+  true_positives: z.number().int(),
+  false_positives: z.number().int(),
+  false_negatives: z.number().int(),
+});
+
+export const AiEvaluation = z
+  .object({
+    score: z.number().describe('what decides which model is active: F1, or accuracy for categorization'),
+    metric: z.enum(['f1', 'accuracy']),
+    documents: z.number().int().describe('test documents (dataset_status 3) evaluated'),
+  })
+  .catchall(z.unknown())
+  .describe('per label (extraction), per category (categorization) or per split point (splitting) details besides');
+
+export const AiModel = z.object({
+  id: Id,
+  kind: z.enum(['extraction', 'categorization', 'splitting']),
+  project: Id,
+  project_id: Id,
+  category: Id.nullable(),
+  name: z.string(),
+  description: z.string(),
+  status: AiStatus,
+  progress: z.number().int().describe('0 to 100'),
+  stage: z.string().nullable(),
+  error: z.string().nullable(),
+  active: z.boolean(),
+  origin: z.enum(['trained', 'uploaded']),
+  evaluation: AiEvaluation.nullable(),
+  training: z.record(z.string(), z.unknown()).nullable(),
+  training_seconds: z.number().nullable(),
+  file_url: z.string().nullable().describe('download of the model file once it is done'),
+  model_size: z.number().int().nullable(),
+  created_by: Id.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  started_at: Timestamp.nullable(),
+  finished_at: Timestamp.nullable(),
+});
+export type AiModel = z.infer<typeof AiModel>;

@@ -28,16 +28,16 @@ export interface AnalysisDeps {
 }
 
 /** After OCR, in its transaction: queues the analysis and returns the status the document waits in. */
-export async function enqueueAnalysis(r: Repos, doc: DocumentRow): Promise<number> {
-  // Keyed by the document and its OCR run: a re-processed document is analysed again, a crashed job not twice.
+export async function enqueueAnalysis(r: Repos, doc: DocumentRow, opts: { splitting?: boolean } = {}): Promise<number> {
+  // Keyed by the document and its state: a re-processed document is analysed again, a crashed job not twice.
   await enqueue(r, { kind: ANALYZE_DOCUMENT, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `analyze:${doc.id}:${doc.updated_at}` });
-  return firstStep(r, doc);
+  return firstStep(r, doc, opts.splitting ?? true);
 }
 
 /** Where the analysis of a document starts. Documents made by a split are not split again. */
-export async function firstStep(r: Repos, doc: DocumentRow): Promise<number> {
+async function firstStep(r: Repos, doc: DocumentRow, splitting: boolean): Promise<number> {
   const project = await r.projects.findById(doc.project_id);
-  if (project?.splitting_enabled && doc.number_of_pages > 1 && doc.document_set_id === null) return DocumentStatus.QUEUING_FOR_SPLITTING;
+  if (splitting && project?.splitting_enabled && doc.number_of_pages > 1 && doc.document_set_id === null) return DocumentStatus.QUEUING_FOR_SPLITTING;
   return doc.category_id === null ? DocumentStatus.QUEUING_FOR_CATEGORIZATION : DocumentStatus.QUEUING_FOR_EXTRACTION;
 }
 

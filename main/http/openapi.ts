@@ -8,6 +8,7 @@ import * as annotationSchemas from '../../shared/schemas/annotations.ts';
 import * as geometrySchemas from '../../shared/schemas/geometry.ts';
 import * as segmentationSchemas from '../../shared/schemas/segmentation.ts';
 import * as aiSchemas from '../../shared/schemas/ais.ts';
+import * as postprocessSchemas from '../../shared/schemas/postprocess.ts';
 import * as commonSchemas from '../../shared/schemas/common.ts';
 import * as documentSchemas from '../../shared/schemas/documents.ts';
 import * as projectSchemas from '../../shared/schemas/projects.ts';
@@ -32,6 +33,7 @@ const NAMED_SCHEMA_MODULES: Record<string, unknown>[] = [
   geometrySchemas,
   segmentationSchemas,
   aiSchemas,
+  postprocessSchemas,
 ];
 
 const NAMEABLE_TYPES = new Set(['object', 'record', 'enum']);

@@ -2,7 +2,7 @@
 // annotation tree, PATCH/PUT (review, category, assignee, ...), delete, and the original file.
 import path from 'node:path';
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
-import type { DocumentRow, DocumentUpdate, UserRow } from '../store/schema.ts';
+import type { DocumentRow, DocumentUpdate, NewDocument, UserRow } from '../store/schema.ts';
 import type { DocumentListRow, DocumentView } from '../store/repositories/documentRepository.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
@@ -122,6 +122,13 @@ export class DocumentService {
     if (!input.sync) return doc;
     await this.pipeline.waitUntilProcessed(doc.id);
     return (await this.repos.documents.findById(doc.id))!;
+  }
+
+  /** A document Folio makes itself (a part of a split), queued for processing, in the caller's transaction. */
+  async insertDerived(r: Repos, values: NewDocument): Promise<DocumentRow> {
+    const row = await r.documents.insert(values);
+    await this.pipeline.enqueue(r, row);
+    return row;
   }
 
   list(user: UserRow, params: ListParams): Promise<Page<DocumentListRow>> {

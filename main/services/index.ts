@@ -13,6 +13,7 @@ import { GeometryService } from './geometryService.ts';
 import { ExportService } from './exportService.ts';
 import { SegmentationService } from './segmentationService.ts';
 import { AiModelService } from './aiModelService.ts';
+import { PostprocessService } from './postprocessService.ts';
 import type { AiKind } from '../store/schema.ts';
 import type { Trainer } from '../ai/trainers/types.ts';
 
@@ -42,6 +43,7 @@ export function makeServices(deps: ServiceDeps) {
     annotations,
     taxonomy: new TaxonomyService(repos, uow, projects),
     events: new EventService(repos),
+    postprocess: new PostprocessService(repos, uow, deps.blobs, documents),
     aiModels: new AiModelService(repos, uow, deps.blobs, projects, deps.trainers),
   };
 }

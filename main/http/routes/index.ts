@@ -11,6 +11,7 @@ import { geometryRoutes } from './geometry.ts';
 import { exportRoutes } from './export.ts';
 import { segmentationRoutes } from './segmentation.ts';
 import { aiRoutes } from './ais.ts';
+import { postprocessRoutes } from './postprocess.ts';
 
 export const allRoutes: RouteSpec[] = [
   ...authRoutes,
@@ -24,4 +25,5 @@ export const allRoutes: RouteSpec[] = [
   ...exportRoutes,
   ...segmentationRoutes,
   ...aiRoutes,
+  ...postprocessRoutes,
 ];

@@ -94,6 +94,12 @@ export class DocumentRepository {
     return q.orderBy('id').execute();
   }
 
+  /** The documents a split made from one original, by id. */
+  async idsInSet(documentSetId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('documents').select('id').where('document_set_id', '=', documentSetId).orderBy('id').execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Documents whose processing had not ended (to resume after a restart). */
   async idsWithStatus(statuses: number[]): Promise<number[]> {
     const rows = await this.db.selectFrom('documents').select('id').where('status', 'in', statuses).orderBy('id').execute();

@@ -1,0 +1,147 @@
+// Post-process (spec 3.1, 4; compat.md): a document's pages split into several documents, turned by
+// multiples of 90 degrees and re-ordered, alone or combined. The resulting documents are new uploads made
+// from the original's pages (a document set remembers the original file); each is processed and extracted
+// like any upload. One document with every page as it was rejects a proposed split: the document goes on
+// to categorization and extraction as it is.
+import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
+import type { DocumentRow, DocumentSetRow, UserRow } from '../store/schema.ts';
+import type { BlobStore } from '../blobs/blobStore.ts';
+import type { DocumentView } from '../store/repositories/documentRepository.ts';
+import type { PostprocessRequest } from '../../shared/schemas/postprocess.ts';
+import { cleanFileName, visibleDocument, type DocumentService } from './documentService.ts';
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { DocumentStatus, statusName } from '../domain/documentStatus.ts';
+import { composePdf, type OutputPage } from '../pipeline/postprocess.ts';
+import { sniff } from '../pipeline/sniff.ts';
+import { enqueueAnalysis } from '../ai/analysis.ts';
+
+const unknownPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
+
+export class PostprocessService {
+  constructor(
+    private readonly repos: Repos,
+    private readonly uow: UnitOfWork,
+    private readonly blobs: BlobStore,
+    private readonly documents: DocumentService,
+  ) {}
+
+  async postprocess(user: UserRow, documentId: number, outputs: PostprocessRequest): Promise<DocumentView[]> {
+    const doc = await visibleDocument(this.repos, user, documentId);
+    if (doc.status !== DocumentStatus.DONE && doc.status !== DocumentStatus.WAITING_FOR_SPLITTING_CONFIRMATION) {
+      throw ValidationError.of('non_field_errors', `The document cannot be post-processed while it is "${statusName(doc.status)}": wait until it is done.`);
+    }
+    const pages = await this.repos.pages.listForDocument(doc.id);
+    const indexOf = new Map(pages.map((p, i) => [p.id, i]));
+    const seen = new Set<number>();
+    outputs.forEach((out, o) =>
+      out.pages.forEach((p, k) => {
+        if (!indexOf.has(p.id)) throw ValidationError.of(`${o}.pages.${k}`, `${unknownPk(p.id)} Page ${p.id} is not a page of document ${doc.id}.`);
+        if (seen.has(p.id)) throw ValidationError.of(`${o}.pages.${k}`, `Page ${p.id} is used twice: every page goes to exactly one document.`);
+        seen.add(p.id);
+      }),
+    );
+    const left = pages.filter((p) => !seen.has(p.id)).map((p) => p.id);
+    if (left.length) throw ValidationError.of('pages', `Pages ${left.join(', ')} are in no document: a split keeps every page (to drop pages, upload anew).`);
+    const categories = await this.categories(doc, outputs);
+
+    const unchanged = outputs.length === 1 && outputs[0].pages.every((p, i) => indexOf.get(p.id) === i && p.angle % 360 === 0);
+    if (unchanged) return [await this.keep(doc, outputs[0].name, categories[0])];
+
+    // Pages come from the searchable PDF (their text is read again without OCR), except turned pages that
+    // OCR read: those come from the upload when it is a PDF, so OCR reads them again the right way up.
+    const searchable = doc.searchable_blob_key ? await this.blobs.read(doc.searchable_blob_key) : null;
+    if (!searchable) throw new NotFoundError('The searchable PDF of this document is missing: process it again.');
+    const original = await this.blobs.read(doc.blob_key);
+    const sources: Uint8Array[] = [searchable];
+    if (sniff(original).kind === 'pdf') sources.push(original);
+    const files: Buffer[] = [];
+    for (const out of outputs) {
+      const selection: OutputPage[] = out.pages.map((p) => {
+        const index = indexOf.get(p.id)!;
+        const reread = p.angle % 360 !== 0 && pages[index].ocr === 1 && sources.length > 1;
+        return { sourceIndex: index, angle: p.angle, source: reread ? 1 : 0 };
+      });
+      files.push(Buffer.from(await composePdf(sources, selection)));
+    }
+    const stored: { key: string; size: number }[] = [];
+    for (const file of files) stored.push(await this.blobs.put(file));
+
+    const stem = doc.data_file_name.replace(/\.[^.]*$/, '');
+    const ids = await this.uow(async (r) => {
+      const set = await r.aiModels.insertDocumentSet({
+        project_id: doc.project_id,
+        original_blob_key: doc.blob_key,
+        original_file_name: doc.data_file_name,
+        original_number_of_pages: doc.number_of_pages,
+        created_by: user.id,
+      });
+      const t = new Date().toISOString();
+      const made: number[] = [];
+      for (const [i, out] of outputs.entries()) {
+        const row = await this.documents.insertDerived(r, {
+          project_id: doc.project_id,
+          category_id: categories[i],
+          data_file_name: cleanFileName(out.name ?? (outputs.length > 1 ? `${stem} (${i + 1} of ${outputs.length}).pdf` : `${stem}.pdf`)),
+          blob_key: stored[i].key,
+          file_size: stored[i].size,
+          status: DocumentStatus.QUEUING_FOR_OCR,
+          dataset_status: doc.dataset_status,
+          is_reviewed: 0,
+          number_of_pages: 0,
+          assignee_id: doc.assignee_id,
+          callback_url: doc.callback_url,
+          created_by: user.id,
+          category_is_revised: 0,
+          document_set_id: set.id,
+          created_at: t,
+          updated_at: t,
+        });
+        made.push(row.id);
+      }
+      // The original makes way for its parts; its file stays with the document set.
+      await r.documents.remove(doc.id);
+      return made;
+    });
+    return Promise.all(ids.map(async (id) => (await this.repos.documents.findById(id))!));
+  }
+
+  /** The proposal is rejected: the document stays whole and goes on to categorization and extraction. */
+  private async keep(doc: DocumentRow, name: string | undefined, categoryId: number | null | undefined): Promise<DocumentView> {
+    await this.uow(async (r) => {
+      const changes: Partial<DocumentRow> = { proposed_split: null };
+      if (name !== undefined) changes.data_file_name = cleanFileName(name);
+      if (categoryId !== undefined && categoryId !== doc.category_id) Object.assign(changes, { category_id: categoryId, category_is_revised: 1 });
+      if (doc.status === DocumentStatus.WAITING_FOR_SPLITTING_CONFIRMATION) {
+        // Queued past the splitting step: its analysis must not propose the same split again.
+        await r.documents.update(doc.id, changes);
+        const current = (await r.documents.findById(doc.id))!;
+        await r.documents.update(doc.id, { status: await enqueueAnalysis(r, current, { splitting: false }) });
+      } else {
+        await r.documents.update(doc.id, changes);
+      }
+    });
+    return (await this.repos.documents.findById(doc.id))!;
+  }
+
+  /** Each output's category: given (a category of the document's project), or left to categorization. */
+  private async categories(doc: DocumentRow, outputs: PostprocessRequest): Promise<(number | null | undefined)[]> {
+    const given = outputs.flatMap((o) => (o.category == null ? [] : [o.category]));
+    const projects = await this.repos.categories.projectIdsOf(given);
+    return outputs.map((o, i) => {
+      if (o.category == null) return o.category === null ? null : undefined;
+      if (projects.get(o.category) !== doc.project_id) throw ValidationError.of(`${i}.category`, unknownPk(o.category));
+      return o.category;
+    });
+  }
+
+  async documentSet(user: UserRow, id: number): Promise<{ set: DocumentSetRow; documents: number[] }> {
+    const set = await this.repos.aiModels.findDocumentSet(id);
+    if (!set || !(await this.repos.projects.isMember(set.project_id, user.id))) throw new NotFoundError('Document set not found.');
+    return { set, documents: await this.repos.documents.idsInSet(set.id) };
+  }
+
+  async originalFile(user: UserRow, id: number): Promise<{ path: string; name: string }> {
+    const { set } = await this.documentSet(user, id);
+    return { path: this.blobs.pathOf(set.original_blob_key), name: set.original_file_name };
+  }
+}

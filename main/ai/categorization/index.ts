@@ -4,5 +4,5 @@ export { evaluateCategorizer } from './evaluate.ts';
 export { fallbackCategory } from './fallback.ts';
 export { CATEGORIZATION_MODEL_VERSION, NothingToCategorize, predictCategory, trainCategorizer } from './model.ts';
 export { CATEGORIZATION_MODEL_FORMAT, parseCategorizer, serializeCategorizer } from './serialize.ts';
-export { InvalidModelFile } from '../extraction/serialize.ts';
+export { InvalidModelFile } from '../modelFile.ts';
 export type * from './types.ts';

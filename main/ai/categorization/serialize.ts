@@ -2,14 +2,12 @@
 // vector space and the classifier, so a model can be downloaded and uploaded again. Reading checks the
 // structure and that the parts fit together, so a foreign or damaged file is refused before it is used.
 import { z } from 'zod';
-import { InvalidModelFile } from '../extraction/serialize.ts';
+import { Int, InvalidModelFile, Num, readModelFile, writeModelFile } from '../modelFile.ts';
 import { CATEGORIZATION_MODEL_VERSION } from './model.ts';
 import type { CategorizationModel } from './types.ts';
 
 export const CATEGORIZATION_MODEL_FORMAT = 'folio-categorization-model';
 
-const Num = z.number().finite();
-const Int = z.number().int();
 
 const ModelFile = z.object({
   format: z.literal(CATEGORIZATION_MODEL_FORMAT),
@@ -24,27 +22,14 @@ const ModelFile = z.object({
   training: z.object({ documents: Int.min(0), seconds: Num, perCategory: z.record(z.string(), Int.min(0)) }),
 });
 
+const FORMAT = { format: CATEGORIZATION_MODEL_FORMAT, version: CATEGORIZATION_MODEL_VERSION, what: 'categorization model' };
+
 export function serializeCategorizer(model: CategorizationModel): string {
-  return JSON.stringify({ format: CATEGORIZATION_MODEL_FORMAT, ...model, version: CATEGORIZATION_MODEL_VERSION });
+  return writeModelFile(FORMAT, model);
 }
 
 export function parseCategorizer(file: string): CategorizationModel {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(file);
-  } catch {
-    throw new InvalidModelFile('the model file is not JSON');
-  }
-  const parsed = ModelFile.safeParse(raw);
-  if (!parsed.success) {
-    const { format, version } = (raw ?? {}) as { format?: unknown; version?: unknown };
-    if (format === CATEGORIZATION_MODEL_FORMAT && version !== CATEGORIZATION_MODEL_VERSION) {
-      throw new InvalidModelFile(`categorization model version ${String(version)} is not supported (this version reads ${CATEGORIZATION_MODEL_VERSION})`);
-    }
-    const issue = parsed.error.issues[0];
-    throw new InvalidModelFile(`not a categorization model file: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
-  }
-  const { format: _format, ...model } = parsed.data;
+  const model = readModelFile(FORMAT, ModelFile, file) as CategorizationModel;
   checkConsistency(model);
   return model;
 }

@@ -4,5 +4,5 @@ export { evaluateSplitter } from './evaluate.ts';
 export { NothingToSplit, proposeSplit, SPLITTER_VERSION, startProbabilities, trainSplitter } from './model.ts';
 export { documentPages } from './pages.ts';
 export { parseSplitter, serializeSplitter, SPLITTER_FORMAT } from './serialize.ts';
-export { InvalidModelFile } from '../extraction/serialize.ts';
+export { InvalidModelFile } from '../modelFile.ts';
 export type * from './types.ts';

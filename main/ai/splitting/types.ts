@@ -2,6 +2,7 @@
 // here: the caller (the splitting AI service) loads documents' pages into these shapes.
 import type { CharBox } from '../../pipeline/textLayout.ts';
 import type { ForestModel } from '../extraction/forest.ts';
+import type { LabelScore } from '../extraction/types.ts';
 
 /** One page: its text (lines joined by "\n"), its non-space character boxes (page_index 0, PDF points,
  * origin bottom left) and its size in PDF points. */
@@ -42,13 +43,8 @@ export interface SplitStream {
   starts: number[];
 }
 
-export interface SplitEvaluation {
-  precision: number;
-  recall: number;
-  f1: number;
-  truePositives: number;
-  falsePositives: number;
-  falseNegatives: number;
+/** Precision, recall and F1 of the split points found, over every stream. */
+export interface SplitEvaluation extends LabelScore {
   streams: number;
 }
 

@@ -68,6 +68,11 @@ export class PostprocessService {
 
     const stem = doc.data_file_name.replace(/\.[^.]*$/, '');
     const ids = await this.uow(async (r) => {
+      // Checked again where it counts: a second confirmation of the same split, sent at the same moment,
+      // finds the original gone (or changed) and is refused instead of copying its pages twice.
+      const current = await r.documents.findById(doc.id);
+      if (!current) throw new NotFoundError('Document not found: it was split or deleted meanwhile.');
+      if (current.updated_at !== doc.updated_at) throw ValidationError.of('non_field_errors', 'The document changed while its pages were being prepared: load it again and repeat.');
       const set = await r.aiModels.insertDocumentSet({
         project_id: doc.project_id,
         original_blob_key: doc.blob_key,

@@ -11,15 +11,18 @@ const Angle = z
   .refine((a) => a % 90 === 0 && Math.abs(a) <= 270, 'Rotation is in multiples of 90 degrees, one of -270, -180, -90, 0, 90, 180, 270.')
   .describe('clockwise degrees');
 
-export const PostprocessPage = z.union([
-  Id.transform((id) => ({ id, angle: 0 })),
-  z.object({
-    id: Id,
-    number: z.number().int().positive().optional().describe('1-based page number (informative; the id decides)'),
-    angle: Angle.optional(),
-    rotation: Angle.optional().describe('same as angle'),
-  }).transform((p) => ({ id: p.id, angle: p.angle ?? p.rotation ?? 0 })),
-]);
+// A page id alone is read as `{id}`: a union would hide the angle's message behind "Invalid input".
+export const PostprocessPage = z.preprocess(
+  (v) => (typeof v === 'number' ? { id: v } : v),
+  z
+    .object({
+      id: Id,
+      number: z.number().int().positive().optional().describe('1-based page number (informative; the id decides)'),
+      angle: Angle.optional(),
+      rotation: Angle.optional().describe('same as angle'),
+    })
+    .transform((p) => ({ id: p.id, angle: p.angle ?? p.rotation ?? 0 })),
+);
 
 export const PostprocessDocument = z.object({
   name: z.string().trim().min(1).max(255).optional().describe('file name of the resulting document'),

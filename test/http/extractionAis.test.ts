@@ -2,17 +2,9 @@
 // "done" with its evaluation, activation, extraction of later uploads with it, the requester's email, and
 // model files downloaded and uploaded again. Documents are small born-digital invoices, processed for real.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { startTestServer, type Client, type TestServer } from '../helpers/testServer.ts';
+import { startTestServer, type TestServer } from '../helpers/testServer.ts';
 import { created, makeTaxonomy, upload, type Taxonomy } from '../helpers/documentFixtures.ts';
-
-async function invoicePdf(lines: string[]): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const page = pdf.addPage([595, 842]);
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  lines.forEach((line, i) => page.drawText(line, { x: 72, y: 770 - 18 * i, size: 11, font }));
-  return pdf.save();
-}
+import { linesPdf, pollAi } from '../helpers/aiFixtures.ts';
 
 const invoiceLines = (n: number) => [
   `Rechnung Nr. ${4700 + n}`,
@@ -23,16 +15,6 @@ const invoiceLines = (n: number) => [
   `Zahlbar innerhalb von 14 Tagen`,
 ];
 
-async function pollAi(c: Client, id: number): Promise<any> {
-  for (let i = 0; i < 600; i++) {
-    const r = await c.get(`/api/v3/extraction-ais/${id}/`);
-    expect(r.status).toBe(200);
-    if (r.body.status === 'done' || r.body.status === 'failed') return r.body;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('training did not end');
-}
-
 describe('extraction AIs', () => {
   let s: TestServer;
   let t: Taxonomy;
@@ -41,7 +23,7 @@ describe('extraction AIs', () => {
   /** Uploads an invoice and labels its date and total by searching for them (as a reviewer would draw them). */
   async function annotatedInvoice(n: number, datasetStatus: number): Promise<number> {
     const lines = invoiceLines(n);
-    const doc = await created(upload(s.admin, { project: t.project, category: t.category, dataset_status: datasetStatus, sync: 'true' }, { name: `r${n}.pdf`, data: await invoicePdf(lines) }));
+    const doc = await created(upload(s.admin, { project: t.project, category: t.category, dataset_status: datasetStatus, sync: 'true' }, { name: `r${n}.pdf`, data: await linesPdf([lines]) }));
     expect(doc.status_data).toBe(2);
     for (const [label, text] of [[t.labels.date, lines[2].split(': ')[1]], [t.labels.total, lines[4].split(': ')[1].replace(' EUR', '')]] as const) {
       const found = await s.admin.post(`/api/v3/documents/${doc.id}/search/`, { q: text });
@@ -74,7 +56,7 @@ describe('extraction AIs', () => {
   it('trains in the background, reports progress and evaluation, activates, and extracts later uploads', async () => {
     const start = await created(s.admin.post('/api/v3/extraction-ais/', { category: t.category }));
     expect(start).toMatchObject({ category: t.category, project: t.project, status: 'queued', active: false, file_url: null });
-    const ai = await pollAi(s.admin, start.id);
+    const ai = await pollAi(s.admin, 'extraction-ais', start.id);
     expect(ai.status, ai.error).toBe('done');
     expect(ai).toMatchObject({ progress: 100, active: true, origin: 'trained', file_url: `/aimodel/file/${ai.id}/` });
     expect(ai.training.documents).toBe(6);
@@ -84,7 +66,7 @@ describe('extraction AIs', () => {
     expect(ai.evaluation.labels.map((l: any) => l.name).sort()).toEqual(['Date', 'Total']);
 
     const lines = invoiceLines(30);
-    const doc = await created(upload(s.admin, { project: t.project, category: t.category, sync: 'true' }, { name: 'new.pdf', data: await invoicePdf(lines) }));
+    const doc = await created(upload(s.admin, { project: t.project, category: t.category, sync: 'true' }, { name: 'new.pdf', data: await linesPdf([lines]) }));
     expect(doc.status_data).toBe(2);
     expect(doc.extraction_time).toBeGreaterThan(0);
     const annotations = doc.annotation_sets.flatMap((set: any) => set.labels.flatMap((l: any) => l.annotations.map((a: any) => ({ ...a, labelName: l.label_name ?? l.label?.name }))));

@@ -1,6 +1,6 @@
 // Creates a project by name; the API's field errors appear under the field.
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../api/httpClient.ts';
+import { ApiError } from '../api/transport.ts';
 import { useProjects } from '../state/projects.ts';
 
 export function CreateProjectForm() {

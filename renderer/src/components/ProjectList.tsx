@@ -37,7 +37,9 @@ export function ProjectList() {
         <tbody>
           {items.map((p) => (
             <tr key={p.id}>
-              <td>{p.name}</td>
+              <td>
+                <a href={`#/projects/${p.id}`}>{p.name}</a>
+              </td>
               <td className="num">{p.id}</td>
               <td>
                 <time dateTime={p.created_at}>{dateFormat.format(new Date(p.created_at))}</time>

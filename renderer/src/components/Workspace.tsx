@@ -1,39 +1,48 @@
-// The signed-in view: a header with the account and logout, the project form and the project list.
+// The signed-in window: a top bar (projects, settings, the account) and the view the route names.
 import { useEffect } from 'react';
 import { useSession } from '../state/session.ts';
 import { useProjects } from '../state/projects.ts';
-import { CreateProjectForm } from './CreateProjectForm.tsx';
-import { ProjectList } from './ProjectList.tsx';
+import { navigate, useRoute } from '../router.ts';
+import { ProjectsView } from '../views/ProjectsView.tsx';
+import { ProjectView } from '../views/ProjectView.tsx';
+import { DocumentView } from '../views/DocumentView.tsx';
+import { SettingsView } from '../views/SettingsView.tsx';
 
 export function Workspace() {
   const user = useSession((s) => s.user);
   const logout = useSession((s) => s.logout);
-  const reload = useProjects((s) => s.reload);
   const clear = useProjects((s) => s.clear);
+  const route = useRoute((s) => s.route);
 
-  useEffect(() => {
-    void reload();
-    // Another account may log in next in this window: do not show it this one's projects.
-    return clear;
-  }, [reload, clear]);
+  // Another account may log in next in this window: do not show it this one's projects.
+  useEffect(() => clear, [clear]);
 
   return (
     <>
       <header className="topbar">
-        <span className="brand">Folio</span>
+        <a className="brand" href="#/projects">
+          Folio
+        </a>
+        <nav aria-label="Main">
+          <a href="#/projects" aria-current={route.view === 'projects' || route.view === 'project' ? 'page' : undefined}>
+            Projects
+          </a>
+          <a href="#/settings" aria-current={route.view === 'settings' ? 'page' : undefined}>
+            Settings
+          </a>
+        </nav>
         <span className="spacer" />
         <span className="muted" title="Signed in as">
           {user?.email}
         </span>
-        <button type="button" onClick={() => logout()}>
+        <button type="button" onClick={() => { logout(); navigate({ view: 'projects' }); }}>
           Log out
         </button>
       </header>
-      <main className="page">
-        <h1>Projects</h1>
-        <CreateProjectForm />
-        <ProjectList />
-      </main>
+      {route.view === 'projects' && <ProjectsView />}
+      {route.view === 'project' && <ProjectView projectId={route.projectId} tab={route.tab} />}
+      {route.view === 'document' && <DocumentView documentId={route.documentId} mode={route.mode} />}
+      {route.view === 'settings' && <SettingsView />}
     </>
   );
 }

@@ -1,6 +1,6 @@
 // The projects the signed-in user is a member of, newest first, loaded a page at a time.
 import { create } from 'zustand';
-import type { ProjectOut } from '../api/httpClient.ts';
+import type { ProjectOut } from '../api/client.ts';
 import { useSession } from './session.ts';
 
 const PAGE_SIZE = 100;

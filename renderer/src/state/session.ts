@@ -1,7 +1,12 @@
 // Who is logged in to this window. The API token lives in sessionStorage: it survives a reload of
 // the page but not the closing of the window, and it is never written to disk by the renderer.
 import { create } from 'zustand';
-import { ApiError, HttpClient, type FolioClient, type UserOut } from '../api/httpClient.ts';
+import { FolioClient, type UserOut } from '../api/client.ts';
+import { HttpTransport } from '../api/httpTransport.ts';
+import { ApiError } from '../api/transport.ts';
+
+/** The client for a token (HTTP in a browser; the desktop window will hand in its IPC transport). */
+export const clientFor = (token: string | null) => new FolioClient(new HttpTransport(token));
 
 const TOKEN_KEY = 'folio.token';
 
@@ -54,7 +59,7 @@ export const useSession = create<SessionState>()((set, get) => ({
     const { token } = get();
     if (!token) return set({ status: 'signed-out' });
     try {
-      const user = await new HttpClient(token).me();
+      const user = await clientFor(token).me();
       set({ user, status: 'signed-in' });
     } catch (err) {
       get().logout(err instanceof ApiError && err.status === 401 ? 'Your session has ended. Please log in again.' : (err as Error).message);
@@ -62,8 +67,8 @@ export const useSession = create<SessionState>()((set, get) => ({
   },
 
   async login(email, password) {
-    const token = await new HttpClient(null).login(email, password);
-    const user = await new HttpClient(token).me();
+    const token = await clientFor(null).login(email, password);
+    const user = await clientFor(token).me();
     storeToken(token);
     set({ token, user, status: 'signed-in', notice: null });
   },
@@ -75,7 +80,7 @@ export const useSession = create<SessionState>()((set, get) => ({
 
   async call(fn) {
     try {
-      return await fn(new HttpClient(get().token));
+      return await fn(clientFor(get().token));
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) get().logout('Your session has ended. Please log in again.');
       throw err;

@@ -1,0 +1,127 @@
+// Everything the renderer asks of Folio, typed from the zod schemas in shared/schemas (imported as types
+// only, so zod stays out of the bundle). One class over a Transport: HTTP in a browser, IPC in the
+// desktop window. Views and stores call these methods, never fetch.
+import type { z } from 'zod';
+import type { TokenResponse, User } from '../../../shared/schemas/accounts.ts';
+import type { envelope } from '../../../shared/schemas/common.ts';
+import type { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
+import type { Category, Label, LabelCreate, LabelPatch, LabelSet, LabelSetCreate, LabelSetPatch } from '../../../shared/schemas/taxonomy.ts';
+import type { DocumentDetail, DocumentListItem, DocumentPatch } from '../../../shared/schemas/documents.ts';
+import type { Annotation, AnnotationCreate, AnnotationPatch, MissingAnnotation, MissingAnnotationCreateItem } from '../../../shared/schemas/annotations.ts';
+import type { BboxResponse, PageDetail, PageOut, SpansResponse, Rect } from '../../../shared/schemas/geometry.ts';
+import type { AiModel, AiPatch } from '../../../shared/schemas/ais.ts';
+import type { DocumentSet, PostprocessDocument } from '../../../shared/schemas/postprocess.ts';
+import type { QueryValue, Transport } from './transport.ts';
+
+export type Envelope<S extends z.ZodType> = z.infer<ReturnType<typeof envelope<S>>>;
+export type UserOut = z.infer<typeof User>;
+export type ProjectOut = z.infer<typeof Project>;
+export type ProjectInput = z.input<typeof ProjectCreate>;
+export type CategoryOut = z.infer<typeof Category>;
+export type LabelOut = z.infer<typeof Label>;
+export type LabelSetOut = z.infer<typeof LabelSet>;
+export type DocumentItem = z.infer<typeof DocumentListItem>;
+export type DocumentOut = z.infer<typeof DocumentDetail>;
+export type AnnotationOut = z.infer<typeof Annotation>;
+export type MissingOut = z.infer<typeof MissingAnnotation>;
+export type PageSummary = z.infer<typeof PageOut>;
+export type PageOutDetail = z.infer<typeof PageDetail>;
+export type SpanOut = z.infer<typeof SpansResponse>['span'][number];
+export type RectIn = z.input<typeof Rect>;
+export type AiKind = 'extraction' | 'categorization' | 'splitting';
+export type AiOut = z.infer<typeof AiModel>;
+export type DocumentSetOut = z.infer<typeof DocumentSet>;
+export type OcrLanguageOut = z.infer<typeof OcrLanguage>;
+export type PostprocessInput = z.input<typeof PostprocessDocument>;
+
+/** List conventions of every collection (README "Lists"), plus the collection's own filters. */
+export type ListQuery = { limit?: number; offset?: number; ordering?: string } & Record<string, QueryValue>;
+
+const AI_PATHS: Record<AiKind, string> = { extraction: '/api/v3/extraction-ais/', categorization: '/api/v3/category-ais/', splitting: '/api/v3/splitting-ais/' };
+
+export class FolioClient {
+  constructor(readonly transport: Transport) {}
+
+  private get<T>(path: string, query?: Record<string, QueryValue>): Promise<T> {
+    return this.transport.request<T>({ method: 'GET', path, query });
+  }
+  private send<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    return this.transport.request<T>({ method, path, body });
+  }
+
+  // --- accounts ----------------------------------------------------------------------------------
+  async login(email: string, password: string): Promise<string> {
+    return (await this.send<z.infer<typeof TokenResponse>>('POST', '/api/v3/auth/', { username: email, password })).token;
+  }
+  me = () => this.get<UserOut>('/api/v3/auth/me/');
+  /** Deletes the account's token (scripts using it stop working); the next login makes a new one. */
+  deleteToken = () => this.send<void>('DELETE', '/api/v3/auth/');
+
+  // --- projects and taxonomy -----------------------------------------------------------------------
+  listProjects = (q: ListQuery = {}) => this.get<Envelope<typeof Project>>('/api/v3/projects/', q);
+  getProject = (id: number) => this.get<ProjectOut>(`/api/v3/projects/${id}/`);
+  createProject = (input: ProjectInput) => this.send<ProjectOut>('POST', '/api/v3/projects/', input);
+  updateProject = (id: number, changes: z.input<typeof ProjectPatch>) => this.send<ProjectOut>('PATCH', `/api/v3/projects/${id}/`, changes);
+  ocrLanguages = () => this.get<OcrLanguageOut[]>('/api/v3/ocr-languages/');
+
+  listCategories = (project: number) => this.get<Envelope<typeof Category>>('/api/v3/categories/', { project, limit: 1000 });
+  createCategory = (project: number, name: string) => this.send<CategoryOut>('POST', '/api/v3/categories/', { project, name });
+  renameCategory = (id: number, name: string) => this.send<CategoryOut>('PATCH', `/api/v3/categories/${id}/`, { name });
+  deleteCategory = (id: number) => this.send<void>('DELETE', `/api/v3/categories/${id}/`);
+
+  listLabels = (project: number) => this.get<Envelope<typeof Label>>('/api/v3/labels/', { project, limit: 1000 });
+  createLabel = (input: z.input<typeof LabelCreate>) => this.send<LabelOut>('POST', '/api/v3/labels/', input);
+  updateLabel = (id: number, changes: z.input<typeof LabelPatch>) => this.send<LabelOut>('PATCH', `/api/v3/labels/${id}/`, changes);
+  deleteLabel = (id: number) => this.send<void>('DELETE', `/api/v3/labels/${id}/`);
+
+  listLabelSets = (project: number) => this.get<Envelope<typeof LabelSet>>('/api/v3/label-sets/', { project, limit: 1000 });
+  createLabelSet = (input: z.input<typeof LabelSetCreate>) => this.send<LabelSetOut>('POST', '/api/v3/label-sets/', input);
+  updateLabelSet = (id: number, changes: z.input<typeof LabelSetPatch>) => this.send<LabelSetOut>('PATCH', `/api/v3/label-sets/${id}/`, changes);
+  deleteLabelSet = (id: number) => this.send<void>('DELETE', `/api/v3/label-sets/${id}/`);
+
+  // --- documents ---------------------------------------------------------------------------------
+  listDocuments = (q: ListQuery) => this.get<Envelope<typeof DocumentListItem>>('/api/v3/documents/', q);
+  getDocument = (id: number) => this.get<DocumentOut>(`/api/v3/documents/${id}/`);
+  updateDocument = (id: number, changes: z.input<typeof DocumentPatch>) => this.send<DocumentOut>('PATCH', `/api/v3/documents/${id}/`, changes);
+  deleteDocument = (id: number) => this.send<void>('DELETE', `/api/v3/documents/${id}/`);
+  uploadDocument(input: { project: number; category?: number | null; file: Blob; fileName: string; onProgress?: (sent: number, total: number) => void; signal?: AbortSignal }) {
+    return this.transport.upload<DocumentOut>({
+      path: '/api/v3/documents/',
+      fields: { project: input.project, category: input.category ?? undefined },
+      fileField: 'data_file',
+      file: input.file,
+      fileName: input.fileName,
+      onProgress: input.onProgress,
+      signal: input.signal,
+    });
+  }
+  listPages = (document: number) => this.get<PageSummary[]>(`/api/v3/documents/${document}/pages/`);
+  getPage = (document: number, number: number) => this.get<PageOutDetail>(`/api/v3/documents/${document}/pages/${number}/`);
+  charBoxes = (document: number) => this.get<z.infer<typeof BboxResponse>>(`/api/v3/documents/${document}/bbox/`);
+  /** The text fully inside each rectangle, as spans (one per line). */
+  spansIn = async (document: number, rects: RectIn[]) => (await this.send<z.infer<typeof SpansResponse>>('POST', `/api/v3/documents/${document}/bbox/`, { span: rects })).span;
+  search = async (document: number, q: string) => (await this.send<z.infer<typeof SpansResponse>>('POST', `/api/v3/documents/${document}/search/`, { q })).span;
+  postprocess = (document: number, outputs: PostprocessInput[]) => this.send<DocumentOut[]>('POST', `/api/v3/documents/${document}/postprocess/`, outputs);
+  getDocumentSet = (id: number) => this.get<DocumentSetOut>(`/api/v3/document-sets/${id}/`, { expand: 'documents' });
+  /** Files the page loads directly (images, PDFs, the CSV export). */
+  searchablePdfUrl = (document: number) => this.transport.fileUrl(`/doc/show/${document}/`);
+  pageImageUrl = (pageId: number) => this.transport.fileUrl(`/page/show-image/${pageId}/`);
+  thumbnailUrl = (pageId: number) => this.transport.fileUrl(`/page/show-thumbnail/${pageId}/`);
+  exportCsvUrl = (project: number) => this.transport.fileUrl(`/api/v3/projects/${project}/export/all.csv`);
+
+  // --- annotations -------------------------------------------------------------------------------
+  createAnnotation = (input: z.input<typeof AnnotationCreate>) => this.send<AnnotationOut>('POST', '/api/v3/annotations/', input);
+  updateAnnotation = (id: number, changes: z.input<typeof AnnotationPatch>) => this.send<AnnotationOut>('PATCH', `/api/v3/annotations/${id}/`, changes);
+  deleteAnnotation = (id: number) => this.send<void>('DELETE', `/api/v3/annotations/${id}/`);
+  reviewAnnotations = (document: number, ids: number[], isCorrect: boolean, revised = true) =>
+    this.send<AnnotationOut[]>('PATCH', `/api/v3/documents/${document}/update-annotations/`, { ids, is_correct: isCorrect, revised });
+  createMissing = (input: MissingAnnotationCreateItem) => this.send<MissingOut>('POST', '/api/v3/missing-annotations/', input);
+  deleteMissing = (id: number) => this.send<void>('DELETE', `/api/v3/missing-annotations/${id}/`);
+
+  // --- AIs ---------------------------------------------------------------------------------------
+  listAis = (kind: AiKind, project: number) => this.get<Envelope<typeof AiModel>>(AI_PATHS[kind], { project_id: project, ordering: '-id', limit: 100 });
+  getAi = (kind: AiKind, id: number) => this.get<AiOut>(`${AI_PATHS[kind]}${id}/`);
+  /** Extraction AIs train for a category, the other kinds for a project. */
+  trainAi = (kind: AiKind, scope: { category?: number; project?: number }) => this.send<AiOut>('POST', AI_PATHS[kind], scope);
+  updateAi = (kind: AiKind, id: number, changes: z.input<typeof AiPatch>) => this.send<AiOut>('PATCH', `${AI_PATHS[kind]}${id}/`, changes);
+}

@@ -1,0 +1,54 @@
+// Where the window is: a small hash router (the page is served from one file, by Folio or from the app
+// bundle, so the address after '#' is the route). Views read `useRoute`; links call `navigate`.
+import { create } from 'zustand';
+
+export type Route =
+  | { view: 'projects' }
+  | { view: 'project'; projectId: number; tab: 'documents' | 'setup' | 'ai' }
+  | { view: 'document'; documentId: number; mode: 'review' | 'edit' }
+  | { view: 'settings' };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const id = Number(parts[1]);
+  if (parts[0] === 'projects' && Number.isInteger(id) && id > 0) {
+    const tab = parts[2] === 'setup' || parts[2] === 'ai' ? parts[2] : 'documents';
+    return { view: 'project', projectId: id, tab };
+  }
+  if (parts[0] === 'documents' && Number.isInteger(id) && id > 0) return { view: 'document', documentId: id, mode: parts[2] === 'edit' ? 'edit' : 'review' };
+  if (parts[0] === 'settings') return { view: 'settings' };
+  return { view: 'projects' };
+}
+
+export function routePath(route: Route): string {
+  switch (route.view) {
+    case 'projects':
+      return '#/projects';
+    case 'project':
+      return `#/projects/${route.projectId}${route.tab === 'documents' ? '' : `/${route.tab}`}`;
+    case 'document':
+      return `#/documents/${route.documentId}${route.mode === 'edit' ? '/edit' : ''}`;
+    case 'settings':
+      return '#/settings';
+  }
+}
+
+interface RouterState {
+  route: Route;
+  navigate(route: Route): void;
+}
+
+export const useRoute = create<RouterState>()((set) => ({
+  route: parseRoute(typeof location === 'undefined' ? '' : location.hash),
+  navigate(route) {
+    const path = routePath(route);
+    if (location.hash !== path) location.hash = path; // hashchange below updates the state
+    else set({ route });
+  },
+}));
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('hashchange', () => useRoute.setState({ route: parseRoute(location.hash) }));
+}
+
+export const navigate = (route: Route) => useRoute.getState().navigate(route);

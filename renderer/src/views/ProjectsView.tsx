@@ -1,0 +1,19 @@
+// The user's projects: create one, open one.
+import { useEffect } from 'react';
+import { useProjects } from '../state/projects.ts';
+import { CreateProjectForm } from '../components/CreateProjectForm.tsx';
+import { ProjectList } from '../components/ProjectList.tsx';
+
+export function ProjectsView() {
+  const reload = useProjects((s) => s.reload);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  return (
+    <main className="page">
+      <h1>Projects</h1>
+      <CreateProjectForm />
+      <ProjectList />
+    </main>
+  );
+}

@@ -1,0 +1,33 @@
+// What the end-to-end tests share: logging in through the form, an API client for checking what the
+// server holds after each step, and screenshots kept as test artifacts.
+import { expect, type Page, type TestInfo } from '@playwright/test';
+import { E2E_ADMIN } from './globalSetup.ts';
+
+export { E2E_ADMIN };
+
+export async function logIn(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Email').fill(E2E_ADMIN.email);
+  await page.getByLabel('Password').fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('heading', { name: 'Projects' })).toBeVisible();
+}
+
+/** The API as a script sees it, with the administrator's token. */
+export async function api(): Promise<{ get(path: string): Promise<any>; post(path: string, body: unknown): Promise<any> }> {
+  const base = process.env.FOLIO_E2E_URL!;
+  const login = await fetch(`${base}/api/v3/auth/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: E2E_ADMIN.email, password: E2E_ADMIN.password }) });
+  const { token } = (await login.json()) as { token: string };
+  const headers = { Authorization: `Token ${token}`, 'Content-Type': 'application/json' };
+  return {
+    get: async (path) => (await fetch(`${base}${path}`, { headers })).json(),
+    post: async (path, body) => (await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json(),
+  };
+}
+
+/** A full-page screenshot attached to the test's report and kept under test-results/e2e. */
+export async function snapshot(page: Page, info: TestInfo, name: string): Promise<void> {
+  const file = info.outputPath(`${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await info.attach(name, { path: file, contentType: 'image/png' });
+}

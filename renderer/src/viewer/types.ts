@@ -1,0 +1,58 @@
+// The contract between the document viewer (viewer/Viewer.tsx) and what embeds it (the review view,
+// edit mode): what it shows and what it reports. Coordinates are PDF points with the origin at the
+// bottom left of the page (the API's), whatever the zoom.
+import type { PageSummary } from '../api/client.ts';
+
+export type ReviewStateName = 'Feedback required' | 'Accepted' | 'Declined' | 'Created by human';
+
+/** One rectangle of an annotation (an annotation has one per line it covers). */
+export interface BoxOnPage {
+  annotationId: number;
+  pageIndex: number;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  state: ReviewStateName;
+  /** Shown on hover: the label name and the text. */
+  title: string;
+}
+
+/** A highlighted span (search results). */
+export interface Highlight {
+  pageIndex: number;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+export interface RectOnPage {
+  pageIndex: number;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+export type ZoomMode = { kind: 'fit-width' } | { kind: 'fit-page' } | { kind: 'percent'; value: number };
+
+export interface ViewerProps {
+  documentId: number;
+  /** The document's pages (GET /api/v3/documents/<id>/pages/): sizes in points, image ids for images. */
+  pages: PageSummary[];
+  boxes: BoxOnPage[];
+  highlights?: Highlight[];
+  /** The annotation the reviewer is on: drawn emphasised, and scrolled into view when it changes. */
+  selectedAnnotationId?: number | null;
+  /** A highlight to scroll into view (the current search hit). */
+  focusHighlight?: number | null;
+  zoom: ZoomMode;
+  onZoomChange?(zoom: ZoomMode): void;
+  /** Drawing mode: a drag on a page reports the rectangle instead of scrolling/selecting. */
+  drawing?: boolean;
+  onDrawRect?(rect: RectOnPage): void;
+  onSelectAnnotation?(annotationId: number): void;
+  /** The page in view changed (1-based), for the page counter. */
+  onPageChange?(pageNumber: number): void;
+}

@@ -80,6 +80,16 @@ describe('extraction AIs', () => {
       expect(a.is_correct).toBe(false);
     }
 
+    // A data type changed after training takes effect with the next AI (spec 2.14): this one still
+    // normalizes Total as the Text it was trained with.
+    expect((await s.admin.patch(`/api/v3/labels/${t.labels.total}/`, { data_type: 'Number' })).status).toBe(200);
+    const later = invoiceLines(31);
+    const again = await created(upload(s.admin, { project: t.project, category: t.category, sync: 'true' }, { name: 'later.pdf', data: await linesPdf([later]) }));
+    const total = again.annotation_sets.flatMap((set: any) => set.labels).find((l: any) => l.id === t.labels.total);
+    const value = later[4].split(': ')[1].replace(' EUR', '');
+    expect(total.annotations.map((a: any) => [a.offset_string, a.normalized])).toContainEqual([value, value]);
+    await s.admin.patch(`/api/v3/labels/${t.labels.total}/`, { data_type: 'Text' });
+
     // The requester is told, through the outbox here (no SMTP server configured).
     const mail = (await s.admin.get('/api/v3/outbox/')).body.results.find((m: any) => m.kind === 'training');
     expect(mail.subject).toMatch(/Extraction AI ready: Invoice/);

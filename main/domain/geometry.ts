@@ -58,6 +58,30 @@ export function charsInRects(chars: readonly CharBox[], rects: readonly Rect[]):
   );
 }
 
+/** What a rectangle holds: its characters as spans (one per line), and the height of its page. */
+export interface RectText {
+  lines: Span[];
+  pageHeight: number;
+}
+
+/** Reads rectangles against a document; null for a page without characters (not processed, or no text). */
+export type TextInRect = (rect: Rect) => RectText | null;
+
+/** A reader of rectangles over the given characters (the bbox POST rule: characters fully inside). */
+export function textInRects(text: string, chars: readonly CharBox[], pageHeights: readonly number[]): TextInRect {
+  const byPage = new Map<number, CharBox[]>();
+  for (const c of chars) {
+    const page = byPage.get(c.page_index);
+    if (page) page.push(c);
+    else byPage.set(c.page_index, [c]);
+  }
+  return (rect) => {
+    const onPage = byPage.get(rect.page_index);
+    if (!onPage) return null;
+    return { lines: spansFromChars(text, charsInRects(onPage, [rect]), pageHeights), pageHeight: pageHeights[rect.page_index] ?? 0 };
+  };
+}
+
 /**
  * Groups characters (in text order) into one span per line: a span never crosses a line break
  * (compat.md). The span's text is the document text from its first to its last character, so spaces

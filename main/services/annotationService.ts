@@ -10,7 +10,8 @@ import { labelDataType } from '../../shared/schemas/taxonomy.ts';
 import { NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
 import { decideAnnotationSet, type SetRequest } from '../domain/annotationSetRules.ts';
 import { fillsLabel, labelStatus, reviewState, type LabelStatus, type ReviewSet, type ReviewState } from '../domain/reviewRules.ts';
-import { parseSpans, samePosition, spanColumns, toStoredSpans, type SpanInput, type StoredSpan } from '../domain/spans.ts';
+import { machineSpans, parseSpans, samePosition, spanColumns, toStoredSpans, type SpanInput, type StoredSpan } from '../domain/spans.ts';
+import { textInRects } from '../domain/geometry.ts';
 import { documentForField, visibleDocument } from './documentService.ts';
 
 /** Labels and label sets that annotation rows refer to, loaded in one batch each. */
@@ -134,7 +135,8 @@ export class AnnotationService {
   private async insert(r: Repos, doc: DocumentRow, input: NewAnnotationInput): Promise<AnnotationWithSet> {
     const label = await this.labelFor(r, doc, input.labelId, 'label');
     const setId = await this.resolveSet(r, doc, label, input.annotationSetId, input.labelSetId, 'annotation');
-    const spans = this.storedSpans(doc, input.spans);
+    // The AI's spans come from the document's own characters; a person's are read against them.
+    const spans = input.origin === 'machine' ? this.machineStoredSpans(doc, input.spans) : await this.storedSpans(r, doc, input.spans);
     await this.assertNotDuplicate(r, doc.id, label, spans);
     const columns = spanColumns(spans);
     const id = await r.annotations.insertAnnotation({
@@ -182,7 +184,7 @@ export class AnnotationService {
         changes.label_id = label.id;
         changes.annotation_set_id = await this.resolveSet(r, doc, label, c.annotation_set ?? a.annotation_set_id, null, 'annotation');
       }
-      const spans = c.span ? this.storedSpans(doc, c.span, parseSpans(a.spans)) : parseSpans(a.spans);
+      const spans = c.span ? await this.storedSpans(r, doc, c.span, parseSpans(a.spans)) : parseSpans(a.spans);
       if (c.span || c.label !== undefined) {
         const columns = spanColumns(spans);
         Object.assign(changes, c.span ? columns : {}, { normalized: normalizedColumn(columns.offset_string, label.data_type) });
@@ -208,7 +210,7 @@ export class AnnotationService {
       // Naming the label set the annotation is already in keeps it in its set rather than opening another.
       if (annotationSetId === null && labelSetId === a.label_set_id) annotationSetId = a.annotation_set_id;
       const setId = await this.resolveSet(r, doc, label, annotationSetId, labelSetId, 'annotation');
-      const spans = this.storedSpans(doc, body.span, parseSpans(a.spans));
+      const spans = await this.storedSpans(r, doc, body.span, parseSpans(a.spans));
       await this.assertNotDuplicate(r, doc.id, label, spans, a.id);
       const revised = body.is_revised ?? body.revised ?? false;
       const columns = spanColumns(spans);
@@ -459,12 +461,26 @@ export class AnnotationService {
     return (await r.annotations.createSet(doc.id, decision.labelSetId)).id;
   }
 
-  /** Spans as stored; once the document's pages are known, every span must lie on one of them. */
-  private storedSpans(doc: DocumentRow, spans: SpanInput[], previous: StoredSpan[] = []): StoredSpan[] {
+  /**
+   * Spans as stored, their text and offsets read from the characters inside them (domain/spans.ts):
+   * one read of the touched pages' characters per request, whatever the number of spans.
+   */
+  private async storedSpans(r: Repos, doc: DocumentRow, spans: SpanInput[], previous: StoredSpan[] = []): Promise<StoredSpan[]> {
+    this.assertOnPages(doc, spans);
+    const { chars, heights } = await r.pages.charsForDocument(doc.id, [...new Set(spans.map((s) => s.page_index))]);
+    return toStoredSpans(spans, previous, textInRects(doc.text ?? '', chars, heights));
+  }
+
+  private machineStoredSpans(doc: DocumentRow, spans: SpanInput[]): StoredSpan[] {
+    this.assertOnPages(doc, spans);
+    return machineSpans(spans);
+  }
+
+  /** Once the document's pages are known, every span must lie on one of them. */
+  private assertOnPages(doc: DocumentRow, spans: SpanInput[]): void {
     const pages = doc.number_of_pages;
     const bad = pages > 0 ? spans.findIndex((s) => s.page_index >= pages) : -1;
     if (bad >= 0) throw ValidationError.of(`span.${bad}.page_index`, `Document ${doc.id} has ${pages} page${pages === 1 ? '' : 's'} (page_index 0 to ${pages - 1}).`);
-    return toStoredSpans(spans, previous);
   }
 
   /** The same label on the same place twice is refused (compat.md). */

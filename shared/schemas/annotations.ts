@@ -34,16 +34,16 @@ export const SpanIn = z
     y1: coordinate,
     top: coordinate.nullable().optional(),
     bottom: coordinate.nullable().optional(),
-    offset_string: z.string().max(100_000).nullable().optional(),
-    start_offset: offset,
-    end_offset: offset,
+    offset_string: z.string().max(100_000).nullable().optional()
+      .describe('a correction of the text found inside the rectangle; left out, the found text'),
+    // Read-only (spec 2.10): accepted for clients that echo spans back, ignored on processed documents
+    // (the characters inside the rectangle decide) and dropped on documents not processed yet.
+    start_offset: offset.describe('read-only: ignored'),
+    end_offset: offset.describe('read-only: ignored'),
   })
   .superRefine((s, ctx) => {
     if (s.x1 < s.x0) ctx.addIssue({ code: 'custom', path: ['x1'], message: 'x1 must not be less than x0.' });
     if (s.y1 < s.y0) ctx.addIssue({ code: 'custom', path: ['y1'], message: 'y1 must not be less than y0.' });
-    if (s.start_offset != null && s.end_offset != null && s.end_offset < s.start_offset) {
-      ctx.addIssue({ code: 'custom', path: ['end_offset'], message: 'end_offset must not be less than start_offset.' });
-    }
   });
 export type SpanIn = z.infer<typeof SpanIn>;
 

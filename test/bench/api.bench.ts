@@ -80,13 +80,27 @@ async function main() {
     const form = new FormData();
     form.set('project', String(project.id));
     form.set('category', String(category.id));
+    // A page full of text: annotation spans take their text and offsets from the characters they enclose.
     const pdf = await PDFDocument.create();
-    pdf.addPage([595, 842]).drawText('Bench document', { x: 72, y: 770, size: 12, font: await pdf.embedFont(StandardFonts.Helvetica) });
+    const page = pdf.addPage([595, 842]);
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    for (let line = 0; line < 60; line++) {
+      page.drawText(`Line ${line + 1}: item ${1000 + line * 7} amount ${(line * 3.75).toFixed(2)} EUR reference R-${line * 131}`, { x: 40, y: 800 - line * 12, size: 9, font });
+    }
     form.set('sync', 'true');
     form.set('data_file', new Blob([(await pdf.save()) as BlobPart], { type: 'application/pdf' }), 'bench.pdf');
     const doc = await api(base, token, 'POST', '/api/v3/documents/', undefined, form);
 
-    const span = (i: number) => [{ page_index: 0, x0: 10 + (i % 50) * 10, x1: 18 + (i % 50) * 10, y0: 10 + Math.floor(i / 50) * 12, y1: 20 + Math.floor(i / 50) * 12, offset_string: `v${i}` }];
+    // Each annotation marks one character with a rectangle drawn a little around it, as a user would. A
+    // number of places coprime to the 10 labels gives every (place, label) pair once in 10 * places requests.
+    const boxes = Object.values((await api(base, token, 'GET', `/api/v3/documents/${doc.id}/bbox/`)).bbox) as { page_index: number; x0: number; x1: number; y0: number; y1: number }[];
+    let places = boxes.length;
+    while (places % 2 === 0 || places % 5 === 0) places--;
+    if (places < 1500) throw new Error(`the bench document has ${boxes.length} characters, expected at least 1500`);
+    const span = (i: number) => {
+      const c = boxes[i % places];
+      return [{ page_index: c.page_index, x0: c.x0 - 0.3, x1: c.x1 + 0.3, y0: c.y0 - 1, y1: c.y1 + 1 }];
+    };
     let set: number | undefined;
     for (let i = 0; i < ANNOTATIONS; i++) {
       const label = labels[i % labels.length].id;

@@ -69,6 +69,32 @@ export const span = (n: number, text?: string, extra: Record<string, unknown> = 
   ...extra,
 });
 
+/** The letters of `pdfWithLettersAtSpans`: the one inside `span(n)` is SPAN_LETTERS[n - 1] (n = 1 to 52). */
+export const SPAN_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * A one-page born-digital PDF with a letter inside each rectangle `span(n)` draws: once processed, a
+ * span's text and offsets come from the characters inside it (spec 2.10), so tests annotate real text.
+ */
+export async function pdfWithLettersAtSpans(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([595, 842]);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  // 7 pt keeps the widest letter (W, 6.6 pt) and the glyph height inside the 8 x 12 pt rectangle.
+  [...SPAN_LETTERS].forEach((letter, i) => page.drawText(letter, { x: 10 * (i + 1) + 1, y: 703, size: 7, font }));
+  return pdf.save({ useObjectStreams: false });
+}
+
+/** A span around the whole text line of `pdfWithText` and the default upload, processed or not. */
+export const textLineSpan = (text?: string) => ({
+  page_index: 0,
+  x0: 60,
+  x1: 560,
+  y0: 760,
+  y1: 790,
+  ...(text === undefined ? {} : { offset_string: text }),
+});
+
 /** Counts the SQL queries the store runs while `fn` runs. */
 export async function countQueries(store: { queryCount(): number }, fn: () => Promise<unknown>): Promise<number> {
   const before = store.queryCount();

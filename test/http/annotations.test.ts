@@ -3,7 +3,7 @@
 // documents, and the invalid conditions of spec 7.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../helpers/testServer.ts';
-import { countQueries, created, makeTaxonomy, span, upload, type Taxonomy } from '../helpers/documentFixtures.ts';
+import { countQueries, created, makeTaxonomy, pdfWithLettersAtSpans, span, SPAN_LETTERS, upload, type Taxonomy } from '../helpers/documentFixtures.ts';
 
 let s: TestServer;
 let api: Client;
@@ -20,8 +20,10 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
+/** Processed documents whose text lies where `span(n)` draws: a letter in each rectangle. */
+const LETTERS_PDF = await pdfWithLettersAtSpans();
 const newDoc = async (fields: Record<string, string | number> = {}) =>
-  (await created(upload(api, { project: t.project, category: t.category, sync: 'true', ...fields }))).id as number;
+  (await created(upload(api, { project: t.project, category: t.category, sync: 'true', ...fields }, { name: 'invoice.pdf', data: LETTERS_PDF }))).id as number;
 const annotate = (doc: number, body: Record<string, unknown>, c: Client = api) => c.post(`/api/v3/documents/${doc}/annotations/`, body);
 const detail = async (doc: number) => (await api.get(`/api/v3/documents/${doc}/`)).body;
 /** The label's entry in the document tree: [annotation set id, status, annotation ids]. */
@@ -176,28 +178,34 @@ describe('annotation set rules (spec 2.8, 7.1, 7.2)', () => {
 });
 
 describe('spans and duplicates', () => {
-  it('stores spans as sent: offset_string defaults to "", top/bottom and offsets kept', async () => {
+  it('stores each span with the text, offsets and top/bottom of its place in the document; sent offsets are ignored', async () => {
     const doc = await newDoc();
+    const text: string = (await detail(doc)).text;
+    const at = (n: number) => text.indexOf(SPAN_LETTERS[n - 1]);
     const a = await created(annotate(doc, {
       label: t.labels.total, label_set: t.category,
       span: [span(1, undefined, { top: 80, bottom: 92, start_offset: 10, end_offset: 15 }), span(2, '100,00', { start_offset: 20, end_offset: 26 })],
     }));
-    expect(a.span[0]).toMatchObject({ offset_string: '', offset_string_original: '', custom_offset_string: false, top: 80, bottom: 92, start_offset: 10, end_offset: 15 });
-    expect(a.span[1]).toMatchObject({ offset_string: '100,00', offset_string_original: '100,00', custom_offset_string: false, top: null, bottom: null });
-    expect(a).toMatchObject({ offset_string: '100,00', start_offset: 10, end_offset: 26, custom_offset_string: false });
+    expect(a.span[0]).toMatchObject({ offset_string: 'a', offset_string_original: 'a', custom_offset_string: false, top: 842 - 712, bottom: 842 - 700, start_offset: at(1), end_offset: at(1) + 1 });
+    expect(a.span[1]).toMatchObject({ offset_string: '100,00', offset_string_original: 'b', custom_offset_string: true, start_offset: at(2), end_offset: at(2) + 1 });
+    expect(a).toMatchObject({ offset_string: 'a 100,00', start_offset: at(1), end_offset: at(2) + 1, custom_offset_string: true });
     const stored = JSON.parse(s.core.store.sqlite.prepare('select spans from annotations where id = ?').pluck().get(a.id) as string);
     expect(stored).toHaveLength(2);
   });
 
   it('a corrected text keeps the original and sets custom_offset_string', async () => {
     const doc = await newDoc();
-    const a = await created(annotate(doc, { label: t.labels.total, label_set: t.category, span: [span(1, '1OO,00', { top: 5, bottom: 17 })] }));
+    const a = await created(annotate(doc, { label: t.labels.total, label_set: t.category, span: [span(1)] }));
+    expect(a).toMatchObject({ offset_string: 'a', offset_string_original: 'a', custom_offset_string: false });
     const r = await api.patch(`/api/v3/annotations/${a.id}/`, { span: [span(1, '100,00')] });
     expect(r.status, r.text).toBe(200);
-    expect(r.body.span[0]).toMatchObject({ offset_string: '100,00', offset_string_original: '1OO,00', custom_offset_string: true, top: 5, bottom: 17 });
-    expect(r.body).toMatchObject({ offset_string: '100,00', offset_string_original: '1OO,00', custom_offset_string: true });
-    const moved = await api.patch(`/api/v3/annotations/${a.id}/`, { span: [span(4, '7')] });
-    expect(moved.body.span[0]).toMatchObject({ offset_string: '7', offset_string_original: '7', custom_offset_string: false });
+    expect(r.body.span[0]).toMatchObject({ offset_string: '100,00', offset_string_original: 'a', custom_offset_string: true, top: 842 - 712, bottom: 842 - 700 });
+    expect(r.body).toMatchObject({ offset_string: '100,00', offset_string_original: 'a', custom_offset_string: true });
+    // Sent back without text, the place keeps its correction.
+    const again = await api.patch(`/api/v3/annotations/${a.id}/`, { span: [span(1)] });
+    expect(again.body).toMatchObject({ offset_string: '100,00', offset_string_original: 'a', custom_offset_string: true });
+    const moved = await api.patch(`/api/v3/annotations/${a.id}/`, { span: [span(4)] });
+    expect(moved.body.span[0]).toMatchObject({ offset_string: 'd', offset_string_original: 'd', custom_offset_string: false });
   });
 
   it('refuses the same label on the same place twice, with a message that says so', async () => {
@@ -206,8 +214,9 @@ describe('spans and duplicates', () => {
     const again = await annotate(doc, { label: t.labels.total, label_set: t.category, span: [span(1, '10')] });
     expect(again.status).toBe(400);
     expect(again.body.non_field_errors[0]).toMatch(new RegExp(`already labelled "Total" \\(annotation ${a.id}\\)`));
-    const byOffsets1 = await created(annotate(doc, { label: t.labels.date, label_set: t.category, span: [span(5, 'd', { start_offset: 3, end_offset: 9 })] }));
-    const byOffsets2 = await annotate(doc, { label: t.labels.date, label_set: t.category, span: [span(6, 'd', { start_offset: 3, end_offset: 9 })] });
+    // The same characters are the same place, whatever rectangle encloses them.
+    const byOffsets1 = await created(annotate(doc, { label: t.labels.date, label_set: t.category, span: [span(5, 'd')] }));
+    const byOffsets2 = await annotate(doc, { label: t.labels.date, label_set: t.category, span: [span(5, 'd', { x0: 49, x1: 59.5 })] });
     expect(byOffsets2.status).toBe(400);
     expect(byOffsets2.body.non_field_errors[0]).toContain(`annotation ${byOffsets1.id}`);
     // Another label on the same place, or the same label elsewhere, is fine.
@@ -472,9 +481,10 @@ describe('annotation list and detail', () => {
   beforeAll(async () => {
     doc = await newDoc();
     ids = [
-      (await created(annotate(doc, { label: t.labels.date, label_set: t.category, span: [span(1, 'd', { start_offset: 30, end_offset: 31 })], confidence: 0.2 }))).id,
+      // Offsets come from the letters: the first annotation lies after the third (ordering by start_offset).
+      (await created(annotate(doc, { label: t.labels.date, label_set: t.category, span: [span(3, 'd')], confidence: 0.2 }))).id,
       await machine(doc, t.labels.total, 2, { confidence: 0.9 }),
-      (await created(annotate(doc, { label: t.labels.item, label_set: t.items, span: [span(3, 'i', { start_offset: 5, end_offset: 6 })] }))).id,
+      (await created(annotate(doc, { label: t.labels.item, label_set: t.items, span: [span(1, 'i')] }))).id,
     ];
   });
   const listIds = async (q: string) => {

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { writeZip } from '../fixtures/ooxml.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../helpers/testServer.ts';
-import { created, makeTaxonomy, span, upload, type Taxonomy, pdfWithText } from '../helpers/documentFixtures.ts';
+import { created, makeTaxonomy, textLineSpan, upload, type Taxonomy, pdfWithText } from '../helpers/documentFixtures.ts';
 
 let s: TestServer;
 let api: Client;
@@ -390,7 +390,7 @@ describe('detail, PATCH, PUT, DELETE', () => {
 
   it('DELETE removes the document with its annotations', async () => {
     const d = await created(upload(api, { project: t.project, category: t.category }));
-    await created(api.post(`/api/v3/documents/${d.id}/annotations/`, { label: t.labels.date, label_set: t.category, span: [span(1, 'x')] }));
+    await created(api.post(`/api/v3/documents/${d.id}/annotations/`, { label: t.labels.date, label_set: t.category, span: [textLineSpan('x')] }));
     expect((await api.delete(`/api/v3/documents/${d.id}/`)).status).toBe(204);
     expect((await api.get(`/api/v3/documents/${d.id}/`)).status).toBe(404);
     const left = s.core.store.sqlite.prepare('select (select count(*) from annotations where document_id = ?) a, (select count(*) from annotation_sets where document_id = ?) s').get(d.id, d.id);

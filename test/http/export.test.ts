@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/testServer.ts';
-import { created, DEFAULT_PDF_BYTES, span, upload } from '../helpers/documentFixtures.ts';
+import { created, pdfWithLettersAtSpans, span, upload } from '../helpers/documentFixtures.ts';
 import { findSoffice } from '../../main/pipeline/office.ts';
 import { CSV_COLUMNS } from '../../main/services/exportService.ts';
 
@@ -25,7 +25,8 @@ beforeAll(async () => {
   for (const [name, data_type] of [['Betrag', 'Number'], ['Datum', 'Date'], ['Satz', 'Percentage'], ['Kirchensteuer', 'True/False'], ['Name', 'Text']]) {
     labels[name] = (await created(s.admin.post('/api/v3/labels/', { project, name, data_type, categories: [category] }))).id;
   }
-  doc = (await created(upload(s.admin, { project, category, sync: 'true' }, { name: 'März, "Gehalt".pdf', data: DEFAULT_PDF_BYTES }))).id;
+  // Each span(n) encloses a letter of the processed document; the texts sent are the user's corrections.
+  doc = (await created(upload(s.admin, { project, category, sync: 'true' }, { name: 'März, "Gehalt".pdf', data: await pdfWithLettersAtSpans() }))).id;
 });
 afterAll(() => s.close());
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/testServer.ts';
-import { created, makeTaxonomy, pdfWithText, span, upload, type Taxonomy } from '../helpers/documentFixtures.ts';
+import { created, makeTaxonomy, pdfWithText, textLineSpan, upload, type Taxonomy } from '../helpers/documentFixtures.ts';
 import { runFolio } from '../helpers/processes.ts';
 
 let s: TestServer;
@@ -27,7 +27,7 @@ describe('cached document detail', () => {
     expect(annotationCount(before.body)).toBe(0);
     expect((await s.admin.get(`/api/v3/documents/${doc}/`)).text).toBe(before.text);
 
-    const a = await created(s.admin.post('/api/v3/annotations/', { document: doc, label: t.labels.date, label_set: t.category, span: [span(1, '01.02.2024')] }));
+    const a = await created(s.admin.post('/api/v3/annotations/', { document: doc, label: t.labels.date, label_set: t.category, span: [textLineSpan('01.02.2024')] }));
     const after = await s.admin.get(`/api/v3/documents/${doc}/`);
     expect(annotationCount(after.body)).toBe(1);
 

@@ -67,14 +67,15 @@ export class PageRepository {
     return this.db.selectFrom('pages').selectAll().where('document_id', '=', documentId).where('number', '=', number).executeTakeFirst();
   }
 
-  /** Every character box of a document in text order, and each page's height (index = page_index). */
-  async charsForDocument(documentId: number): Promise<{ chars: CharBox[]; heights: number[] }> {
-    const rows = await this.db
-      .selectFrom('pages')
-      .select(['number', 'height_pt', 'chars'])
-      .where('document_id', '=', documentId)
-      .orderBy('number')
-      .execute();
+  /**
+   * Every character box of a document in text order, and each page's height (index = page_index).
+   * `pageIndexes` limits the read to those pages (an annotation's spans touch few of a long document's).
+   */
+  async charsForDocument(documentId: number, pageIndexes?: readonly number[]): Promise<{ chars: CharBox[]; heights: number[] }> {
+    if (pageIndexes && !pageIndexes.length) return { chars: [], heights: [] };
+    let query = this.db.selectFrom('pages').select(['number', 'height_pt', 'chars']).where('document_id', '=', documentId);
+    if (pageIndexes) query = query.where('number', 'in', pageIndexes.map((i) => i + 1));
+    const rows = await query.orderBy('number').execute();
     const heights: number[] = [];
     const chars: CharBox[] = [];
     for (const r of rows) {

@@ -62,7 +62,8 @@ export class FolioClient {
   getProject = (id: number) => this.get<ProjectOut>(`/api/v3/projects/${id}/`);
   createProject = (input: ProjectInput) => this.send<ProjectOut>('POST', '/api/v3/projects/', input);
   updateProject = (id: number, changes: z.input<typeof ProjectPatch>) => this.send<ProjectOut>('PATCH', `/api/v3/projects/${id}/`, changes);
-  ocrLanguages = () => this.get<OcrLanguageOut[]>('/api/v3/ocr-languages/');
+  /** Every language of spec 2.16 (about 120; the list is paged like any other, so ask for all at once). */
+  ocrLanguages = async (): Promise<OcrLanguageOut[]> => (await this.get<Envelope<typeof OcrLanguage>>('/api/v3/ocr-languages/', { limit: 1000 })).results;
 
   listCategories = (project: number) => this.get<Envelope<typeof Category>>('/api/v3/categories/', { project, limit: 1000 });
   createCategory = (project: number, name: string) => this.send<CategoryOut>('POST', '/api/v3/categories/', { project, name });
@@ -95,7 +96,15 @@ export class FolioClient {
       signal: input.signal,
     });
   }
-  listPages = (document: number) => this.get<PageSummary[]>(`/api/v3/documents/${document}/pages/`);
+  /** Every page of a document in order. The API pages this list (at most 1,000 a call), so follow it to the end. */
+  listPages = async (document: number): Promise<PageSummary[]> => {
+    const pages: PageSummary[] = [];
+    for (;;) {
+      const page = await this.get<Envelope<typeof PageOut>>(`/api/v3/documents/${document}/pages/`, { limit: 1000, offset: pages.length });
+      pages.push(...page.results);
+      if (!page.results.length || pages.length >= page.count) return pages;
+    }
+  };
   getPage = (document: number, number: number) => this.get<PageOutDetail>(`/api/v3/documents/${document}/pages/${number}/`);
   charBoxes = (document: number) => this.get<z.infer<typeof BboxResponse>>(`/api/v3/documents/${document}/bbox/`);
   /** The text fully inside each rectangle, as spans (one per line). */
@@ -108,6 +117,8 @@ export class FolioClient {
   pageImageUrl = (pageId: number) => this.transport.fileUrl(`/page/show-image/${pageId}/`);
   thumbnailUrl = (pageId: number) => this.transport.fileUrl(`/page/show-thumbnail/${pageId}/`);
   exportCsvUrl = (project: number) => this.transport.fileUrl(`/api/v3/projects/${project}/export/all.csv`);
+  /** A file path a record names (an AI's `file_url`, a document set's `original_file_url`), loadable by the page. */
+  fileUrl = (path: string) => this.transport.fileUrl(path);
 
   // --- annotations -------------------------------------------------------------------------------
   createAnnotation = (input: z.input<typeof AnnotationCreate>) => this.send<AnnotationOut>('POST', '/api/v3/annotations/', input);

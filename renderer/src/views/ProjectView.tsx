@@ -2,28 +2,50 @@
 import { useEffect, useState } from 'react';
 import { useSession } from '../state/session.ts';
 import type { ProjectOut } from '../api/client.ts';
+import { DocumentsTab } from './project/DocumentsTab.tsx';
+import { SetupTab } from './project/SetupTab.tsx';
+import './project/project.css';
+import { AiPanel } from './ai/AiPanel.tsx';
 
-export function ProjectView({ projectId, tab }: { projectId: number; tab: 'documents' | 'setup' | 'ai' }) {
+type Tab = 'documents' | 'setup' | 'ai';
+
+const TABS: [Tab, string][] = [
+  ['documents', 'Documents'],
+  ['setup', 'Setup'],
+  ['ai', 'AI'],
+];
+
+export function ProjectView({ projectId, tab }: { projectId: number; tab: Tab }) {
   const call = useSession((s) => s.call);
   const [project, setProject] = useState<ProjectOut | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     setProject(null);
+    setError(null);
     call((c) => c.getProject(projectId)).then(setProject, (err: Error) => setError(err.message));
   }, [call, projectId]);
 
   if (error) return <main className="page"><p className="error" role="alert">{error}</p></main>;
   if (!project) return <main className="page" aria-busy="true"><p className="muted">Loading…</p></main>;
   return (
-    <main className="page">
-      <h1>{project.name}</h1>
+    <main className="page project-page">
+      <div className="project-head">
+        <p className="crumbs">
+          <a href="#/projects">Projects</a>
+        </p>
+        <h1>{project.name}</h1>
+      </div>
       <nav className="tabs" aria-label="Project">
-        <a href={`#/projects/${projectId}`} aria-current={tab === 'documents' ? 'page' : undefined}>Documents</a>
-        <a href={`#/projects/${projectId}/setup`} aria-current={tab === 'setup' ? 'page' : undefined}>Setup</a>
-        <a href={`#/projects/${projectId}/ai`} aria-current={tab === 'ai' ? 'page' : undefined}>AI</a>
+        {TABS.map(([id, name]) => (
+          <a key={id} href={`#/projects/${projectId}${id === 'documents' ? '' : `/${id}`}`} aria-current={tab === id ? 'page' : undefined}>
+            {name}
+          </a>
+        ))}
       </nav>
-      <p className="muted">This part of the workstation is being built.</p>
+      {tab === 'documents' && <DocumentsTab project={project} />}
+      {tab === 'setup' && <SetupTab project={project} onProjectSaved={setProject} />}
+      {tab === 'ai' && <AiPanel projectId={projectId} />}
     </main>
   );
 }

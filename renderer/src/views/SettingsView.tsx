@@ -1,9 +1,96 @@
-// Settings: the API address and token for local scripts, the API reference, OCR languages.
+// Settings: where the API is and the token for local scripts, the API reference, the data folder and
+// the OCR languages Folio can read.
+import { useEffect, useMemo, useState } from 'react';
+import type { OcrLanguageOut } from '../api/client.ts';
+import { clientFor, useSession } from '../state/session.ts';
+import { CopyButton } from './settings/CopyButton.tsx';
+import { TokenCard } from './settings/TokenCard.tsx';
+// project.css holds the pieces the two views share (visually hidden labels).
+import './project/project.css';
+import './settings/settings.css';
+
 export function SettingsView() {
   return (
-    <main className="page">
+    <main className="page settings-page">
       <h1>Settings</h1>
-      <p className="muted">Being built.</p>
+      <ApiCard />
+      <TokenCard />
+      <section className="card settings-card" aria-labelledby="data-title">
+        <h2 id="data-title">Data folder</h2>
+        <p className="muted">
+          Documents, models and the database are kept in Folio&apos;s data folder. Its location is shown in the desktop app (and printed
+          by <code>folio serve</code> when it starts).
+        </p>
+      </section>
+      <OcrLanguagesCard />
     </main>
+  );
+}
+
+function ApiCard() {
+  const token = useSession((s) => s.token);
+  const origin = location.origin;
+  // Swagger UI asks for a login unless it gets the token; the URL carries it (README).
+  const swaggerUrl = useMemo(() => clientFor(token).transport.fileUrl('/swagger/'), [token]);
+  return (
+    <section className="card settings-card" aria-labelledby="api-title">
+      <h2 id="api-title">REST API</h2>
+      <div className="settings-row">
+        <label htmlFor="api-address">API address</label>
+        <input id="api-address" className="mono" readOnly value={origin} />
+        <CopyButton text={origin} what="API address" />
+      </div>
+      <p>
+        <a href={swaggerUrl} target="_blank" rel="noopener noreferrer">
+          Open the API reference (Swagger UI)
+        </a>
+        {' · '}
+        <a href="/api/v3/openapi.json" target="_blank" rel="noopener noreferrer">
+          OpenAPI document
+        </a>
+      </p>
+      <p className="muted">
+        For example: <code className="mono">curl -H &quot;Authorization: Token $FOLIO_TOKEN&quot; {origin}/api/v3/projects/</code>
+      </p>
+    </section>
+  );
+}
+
+function OcrLanguagesCard() {
+  const call = useSession((s) => s.call);
+  const [languages, setLanguages] = useState<OcrLanguageOut[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    call((c) => c.ocrLanguages()).then(setLanguages, (err: Error) => setError(err.message));
+  }, [call]);
+
+  const installed = languages?.filter((l) => l.installed) ?? [];
+  return (
+    <section className="card settings-card" aria-labelledby="ocr-title">
+      <h2 id="ocr-title">OCR languages</h2>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {!languages && !error && <p className="muted">Loading…</p>}
+      {languages && (
+        <>
+          <ul className="language-list" aria-label="Installed OCR languages">
+            {installed.map((l) => (
+              <li key={l.code}>
+                {l.name} <span className="muted">({l.code}{l.source === 'data' ? ', from the data folder' : ''})</span>
+              </li>
+            ))}
+          </ul>
+          <p className="muted">
+            {installed.length} of {languages.length} languages are installed. To add one, copy its <code>.traineddata</code> file (for
+            example from Debian&apos;s <code>tesseract-ocr-fra</code>) into the <code>tessdata</code> folder of the data folder; each project
+            chooses its languages in its setup.
+          </p>
+        </>
+      )}
+    </section>
   );
 }

@@ -1,0 +1,162 @@
+// How well a model did on the test documents, next to the model it is compared with: extraction per
+// label (F1 chart, P/R/F1 table), categorization per category (accuracy), splitting by its split points.
+import type { AiOut } from '../../api/client.ts';
+import { ScoreBars, type BarRow } from './ScoreBars.tsx';
+import { categoriesOf, labelsOf, overallOf, percent, type Evaluation, type Reference, type Score } from './evaluation.ts';
+
+export function EvaluationView({ model, reference }: { model: AiOut; reference: Reference | null }) {
+  const e = model.evaluation;
+  if (!e) {
+    return (
+      <p className="muted">
+        Not evaluated: the {model.kind === 'extraction' ? 'category' : 'project'} had no test documents (dataset status “test”) when training ended. Mark
+        reviewed documents as test documents to compare models.
+      </p>
+    );
+  }
+  const ref = reference?.evaluation ?? null;
+  const docs = `${e.documents} test ${e.documents === 1 ? 'document' : 'documents'}`;
+  return (
+    <div className="evaluation">
+      <p className="headline">
+        <strong>
+          {e.metric === 'accuracy' ? 'Accuracy' : 'F1'} {percent(e.score)}
+        </strong>{' '}
+        on {docs}
+        {reference && (
+          <span className="muted">
+            {' '}
+            · {reference.title}: {percent(reference.evaluation.score)}
+          </span>
+        )}
+      </p>
+      {model.kind === 'extraction' && <ExtractionDetails e={e} compared={ref} reference={reference} />}
+      {model.kind === 'categorization' && <CategorizationDetails e={e} compared={ref} reference={reference} />}
+      {model.kind === 'splitting' && <SplittingDetails e={e} compared={ref} reference={reference} />}
+    </div>
+  );
+}
+
+interface DetailProps {
+  e: Evaluation;
+  compared: Evaluation | null;
+  reference: Reference | null;
+}
+
+function Overall({ score }: { score: Score | null }) {
+  if (!score) return null;
+  return (
+    <dl className="figures">
+      <div>
+        <dt>Precision</dt>
+        <dd>{percent(score.precision)}</dd>
+      </div>
+      <div>
+        <dt>Recall</dt>
+        <dd>{percent(score.recall)}</dd>
+      </div>
+      <div>
+        <dt>F1</dt>
+        <dd>{percent(score.f1)}</dd>
+      </div>
+      <div>
+        <dt>Found right / wrong / missed</dt>
+        <dd>
+          {score.true_positives} / {score.false_positives} / {score.false_negatives}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function ExtractionDetails({ e, compared, reference }: DetailProps) {
+  const labels = labelsOf(e);
+  const refLabels = compared ? labelsOf(compared) : [];
+  const rows: BarRow[] = labels.map((l) => ({ key: l.label, name: l.name, value: l.f1, reference: refLabels.find((r) => r.label === l.label)?.f1 ?? null }));
+  return (
+    <>
+      <Overall score={overallOf(e)} />
+      {labels.length > 0 && <ScoreBars rows={rows} title="F1 per label" valueTitle="this AI" referenceTitle={reference?.title} />}
+      {labels.length > 0 && (
+        <table className="score-table" aria-label="Scores per label">
+          <thead>
+            <tr>
+              <th scope="col">Label</th>
+              <th scope="col" className="num">Precision</th>
+              <th scope="col" className="num">Recall</th>
+              <th scope="col" className="num">F1</th>
+              <th scope="col" className="num" title="found right / found wrong / missed">Right / wrong / missed</th>
+            </tr>
+          </thead>
+          <tbody>
+            {labels.map((l) => (
+              <tr key={l.label}>
+                <th scope="row">{l.name}</th>
+                <td className="num">{percent(l.precision)}</td>
+                <td className="num">{percent(l.recall)}</td>
+                <td className="num">{percent(l.f1)}</td>
+                <td className="num">
+                  {l.true_positives} / {l.false_positives} / {l.false_negatives}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+function CategorizationDetails({ e, compared, reference }: DetailProps) {
+  const categories = categoriesOf(e);
+  const refCategories = compared ? categoriesOf(compared) : [];
+  const accuracy = (c: { correct: number; total: number }) => (c.total ? c.correct / c.total : 0);
+  const rows: BarRow[] = categories.map((c) => {
+    const r = refCategories.find((x) => x.category === c.category);
+    return { key: c.category, name: c.name, value: accuracy(c), reference: r ? accuracy(r) : null };
+  });
+  if (!categories.length) return null;
+  return (
+    <>
+      <ScoreBars rows={rows} title="Accuracy per category" valueTitle="this AI" referenceTitle={reference?.title} />
+      <table className="score-table" aria-label="Accuracy per category">
+        <thead>
+          <tr>
+            <th scope="col">Category</th>
+            <th scope="col" className="num">Right</th>
+            <th scope="col" className="num">Of</th>
+            <th scope="col" className="num">Accuracy</th>
+          </tr>
+        </thead>
+        <tbody>
+          {categories.map((c) => (
+            <tr key={c.category}>
+              <th scope="row">{c.name}</th>
+              <td className="num">{c.correct}</td>
+              <td className="num">{c.total}</td>
+              <td className="num">{c.total ? percent(accuracy(c)) : '–'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function SplittingDetails({ e, compared, reference }: DetailProps) {
+  const score = overallOf(e);
+  const refScore = compared ? overallOf(compared) : null;
+  if (!score) return null;
+  const rows: BarRow[] = (['precision', 'recall', 'f1'] as const).map((k) => ({ key: k, name: k === 'f1' ? 'F1' : k[0].toUpperCase() + k.slice(1), value: score[k], reference: refScore?.[k] ?? null }));
+  return (
+    <>
+      <Overall score={score} />
+      {typeof e.streams === 'number' && (
+        <p className="muted">
+          Split points scored on {e.streams} {e.streams === 1 ? 'stream' : 'streams'} of test documents laid end to end.
+        </p>
+      )}
+      <ScoreBars rows={rows} title="Split points found" valueTitle="this AI" referenceTitle={reference?.title} />
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+// Reading an AI record's `evaluation` (and the active model's score kept in `training.compared_with`).
+// The schema types the common part only (score, metric, documents); the details per kind are read here,
+// defensively, because model files from other Folios may carry evaluations of older shapes.
+import type { AiOut } from '../../api/client.ts';
+
+export type Evaluation = NonNullable<AiOut['evaluation']>;
+
+export interface Score {
+  precision: number;
+  recall: number;
+  f1: number;
+  true_positives: number;
+  false_positives: number;
+  false_negatives: number;
+}
+
+export interface LabelScore extends Score {
+  label: number;
+  name: string;
+}
+
+export interface CategoryScore {
+  category: number;
+  name: string;
+  correct: number;
+  total: number;
+}
+
+const isScore = (v: unknown): v is Score => !!v && typeof v === 'object' && typeof (v as Score).f1 === 'number';
+
+/** Precision, recall and F1 over everything (extraction, splitting). */
+export const overallOf = (e: Evaluation): Score | null => (isScore(e.overall) ? e.overall : null);
+
+export function labelsOf(e: Evaluation): LabelScore[] {
+  return Array.isArray(e.labels) ? (e.labels as unknown[]).filter((l): l is LabelScore => isScore(l) && typeof (l as LabelScore).name === 'string') : [];
+}
+
+export function categoriesOf(e: Evaluation): CategoryScore[] {
+  return Array.isArray(e.categories)
+    ? (e.categories as unknown[]).filter((c): c is CategoryScore => !!c && typeof (c as CategoryScore).total === 'number' && typeof (c as CategoryScore).name === 'string')
+    : [];
+}
+
+/** What a model's evaluation is compared with on screen. */
+export interface Reference {
+  title: string;
+  evaluation: Evaluation;
+}
+
+/**
+ * The evaluation to compare `shown` with: the active model's. When training compared the two on the same
+ * test documents, that figure (kept with the new record) is the fair one; else the active record's own.
+ * An active model is compared with the one it replaced.
+ */
+export function referenceFor(shown: AiOut, active: AiOut | null): Reference | null {
+  const compared = shown.training?.compared_with as { id?: number; evaluation?: Evaluation | null } | null | undefined;
+  if (active && active.id !== shown.id) {
+    if (compared?.id === active.id && compared.evaluation) return { title: `active AI #${active.id}`, evaluation: compared.evaluation };
+    return active.evaluation ? { title: `active AI #${active.id}`, evaluation: active.evaluation } : null;
+  }
+  if (compared?.evaluation && typeof compared.id === 'number') return { title: `AI #${compared.id}, active before`, evaluation: compared.evaluation };
+  return null;
+}
+
+export const percent = (v: number) => `${(v * 100).toFixed(1)} %`;

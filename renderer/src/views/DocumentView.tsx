@@ -1,9 +1,216 @@
-// One document: the viewer with the review panel, or edit mode (split, rotate, re-order).
+// One document: the viewer with the review panel (review mode), or edit mode (split, rotate, re-order).
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import type { DocumentOut, SpanOut } from '../api/client.ts';
+import { navigate } from '../router.ts';
+import { useReview } from '../state/review.ts';
+import { Viewer } from '../viewer/Viewer.tsx';
+import type { Highlight, RectOnPage, ZoomMode } from '../viewer/types.ts';
+import { EditMode } from './edit/EditMode.tsx';
+import { neighbourDocument, nextUnreviewed } from './review/documentNav.ts';
+import { FinishBar } from './review/FinishBar.tsx';
+import { textInBox } from './review/pickText.ts';
+import { ReviewDialogs } from './review/ReviewDialogs.tsx';
+import { ReviewPanel } from './review/ReviewPanel.tsx';
+import { ReviewToolbar } from './review/ReviewToolbar.tsx';
+import { annotationKey, boxesOf, reviewItems } from './review/tree.ts';
+import { useReviewKeys } from './review/useReviewKeys.ts';
+import './review/review.css';
+
 export function DocumentView({ documentId, mode }: { documentId: number; mode: 'review' | 'edit' }) {
+  return mode === 'edit' ? <EditMode documentId={documentId} /> : <ReviewView documentId={documentId} />;
+}
+
+const DONE = 2;
+/** Statuses a document rests in without processing further: polling stops there. */
+const RESTING = new Set([DONE, 41, 111]);
+
+function ReviewView({ documentId }: { documentId: number }) {
+  const doc = useReview((s) => s.doc);
+  const loading = useReview((s) => s.loading);
+  const loadError = useReview((s) => s.loadError);
+  const open = useReview((s) => s.open);
+  const reload = useReview((s) => s.reload);
+
+  useEffect(() => {
+    void open(documentId);
+  }, [documentId, open]);
+
+  // A document still being processed is read again until it is ready.
+  const status = doc?.id === documentId ? doc.status_data : null;
+  useEffect(() => {
+    if (status === null || RESTING.has(status)) return;
+    const timer = setTimeout(() => void reload(), 1500);
+    return () => clearTimeout(timer);
+  }, [status, doc, reload]);
+
+  // The keys work from the moment the document is known, also while it is still being processed.
+  const say = useReview((s) => s.say);
+  const searchField = useRef<HTMLInputElement>(null);
+  const project = doc?.project ?? null;
+  const goToDocument = useCallback(
+    async (direction: 1 | -1) => {
+      if (project === null) return;
+      try {
+        const next = await neighbourDocument(project, documentId, direction);
+        if (next) navigate({ view: 'document', documentId: next, mode: 'review' });
+        else say({ kind: 'info', text: direction > 0 ? 'This is the last document of the project.' : 'This is the first document of the project.' });
+      } catch (err) {
+        say({ kind: 'error', text: (err as Error).message });
+      }
+    },
+    [project, documentId, say],
+  );
+  const keyHandlers = useMemo(() => ({ onDocument: (d: 1 | -1) => void goToDocument(d), onSearch: () => searchField.current?.focus() }), [goToDocument]);
+  useReviewKeys(keyHandlers);
+
+  const frame = useFillHeight();
+  if (loadError) return <Notice title={`Document ${documentId}`} text={loadError} error />;
+  if (!doc || doc.id !== documentId) return <Notice title={loading ? 'Opening the document…' : `Document ${documentId}`} busy />;
+  const navigation = { goToDocument: (d: 1 | -1) => void goToDocument(d), searchField };
+  if (doc.status_data !== DONE) return <ProcessingNotice doc={doc} {...navigation} />;
+  return (
+    <main ref={frame.ref} className="review-view" style={{ height: frame.height }}>
+      <ReviewWorkspace doc={doc} {...navigation} />
+    </main>
+  );
+}
+
+interface Navigation {
+  goToDocument(direction: 1 | -1): void;
+  searchField: RefObject<HTMLInputElement | null>;
+}
+
+function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut } & Navigation) {
+  const pages = useReview((s) => s.pages);
+  const cursor = useReview((s) => s.cursor);
+  const drawing = useReview((s) => s.drawing);
+  const { setCursor, setDialog, say, setReviewed } = useReview.getState();
+  const [zoom, setZoom] = useState<ZoomMode>({ kind: 'fit-width' });
+  const [hits, setHits] = useState<SpanOut[]>([]);
+  const [hit, setHit] = useState(0);
+
+  const sets = doc.annotation_sets;
+  const boxes = useMemo(() => boxesOf(sets), [sets]);
+  const highlights = useMemo<Highlight[]>(() => hits.map((h) => ({ pageIndex: h.page_index, x0: h.x0, x1: h.x1, y0: h.y0, y1: h.y1 })), [hits]);
+  const selected = useMemo(() => {
+    const item = reviewItems(sets).find((i) => i.key === cursor);
+    return item?.kind === 'annotation' ? item.annotation.id : null;
+  }, [sets, cursor]);
+
+  useEffect(() => {
+    setHits([]); // search hits belong to the document they were found in
+  }, [doc.id]);
+
+  const onDrawRect = useCallback(
+    async (rect: RectOnPage) => {
+      try {
+        const spans = await textInBox(doc.id, rect);
+        if (spans.length) setDialog({ kind: 'create', spans });
+        else say({ kind: 'error', text: 'There is no text in that box. Draw it around the characters to label.' });
+      } catch (err) {
+        say({ kind: 'error', text: (err as Error).message });
+      }
+    },
+    [doc.id, setDialog, say],
+  );
+
+  async function finish() {
+    if (!(await setReviewed(true))) return;
+    try {
+      const next = await nextUnreviewed(doc.project, doc.id);
+      if (next) navigate({ view: 'document', documentId: next, mode: 'review' });
+      else say({ kind: 'info', text: 'Review finished. Every processed document of this project is reviewed.' });
+    } catch (err) {
+      say({ kind: 'error', text: (err as Error).message });
+    }
+  }
+
+  return (
+    <>
+      <ReviewToolbar doc={doc} onDocument={goToDocument} search={{ hits, current: hit, onHits: setHits, onCurrent: setHit, inputRef: searchField }} />
+      <div className="review-body">
+        <div className="review-viewer">
+          <Viewer
+            documentId={doc.id}
+            pages={pages}
+            boxes={boxes}
+            highlights={highlights}
+            focusHighlight={hits.length ? hit : null}
+            selectedAnnotationId={selected}
+            zoom={zoom}
+            onZoomChange={setZoom}
+            drawing={drawing && !doc.is_reviewed}
+            onDrawRect={(r) => void onDrawRect(r)}
+            onSelectAnnotation={(id) => setCursor(annotationKey(id))}
+          />
+        </div>
+        <aside className="review-side" aria-label="Review">
+          <div className="review-scroll">
+            <ReviewPanel sets={sets} locked={doc.is_reviewed} />
+          </div>
+          <FinishBar sets={sets} reviewed={doc.is_reviewed} onFinish={() => void finish()} />
+        </aside>
+      </div>
+      <ReviewDialogs sets={sets} />
+    </>
+  );
+}
+
+/** The view fills the window below the top bar, so that the viewer and the panel scroll on their own. */
+function useFillHeight() {
+  const ref = useRef<HTMLElement>(null);
+  const [top, setTop] = useState(0);
+  useLayoutEffect(() => {
+    const measure = () => ref.current && setTop(ref.current.getBoundingClientRect().top + window.scrollY);
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  });
+  return { ref, height: `calc(100vh - ${top}px)` };
+}
+
+function Notice({ title, text, error, busy }: { title: string; text?: string; error?: boolean; busy?: boolean }) {
+  return (
+    <main className="page" aria-busy={busy || undefined}>
+      <h1>{title}</h1>
+      {text && <p className={error ? 'error' : 'muted'} role={error ? 'alert' : undefined}>{text}</p>}
+    </main>
+  );
+}
+
+/** A document not ready for review: what it is waiting for, its reason when processing failed. */
+function ProcessingNotice({ doc, goToDocument }: { doc: DocumentOut } & Navigation) {
+  const [code, name] = doc.status;
+  const message = useReview((s) => s.message);
   return (
     <main className="page">
-      <h1>Document {documentId}</h1>
-      <p className="muted">{mode === 'edit' ? 'Edit mode' : 'Review'} is being built.</p>
+      <nav className="row" aria-label="Documents of the project">
+        <a href={`#/projects/${doc.project}`}>← Documents</a>
+        <span className="spacer" />
+        <button type="button" onClick={() => goToDocument(-1)} title="Previous document (Alt+←)">
+          ‹ Previous
+        </button>
+        <button type="button" onClick={() => goToDocument(1)} title="Next document (Alt+→)">
+          Next ›
+        </button>
+      </nav>
+      <h1>{doc.data_file_name}</h1>
+      {code === 111 ? (
+        <p className="error" role="alert">
+          This document could not be processed{doc.status_reason ? `: ${doc.status_reason}` : '.'}
+        </p>
+      ) : code === 41 ? (
+        <p>
+          The splitting AI proposes to split this document. <a href={`#/documents/${doc.id}/edit`}>Review the split in edit mode</a>.
+        </p>
+      ) : (
+        <p className="muted" role="status" aria-busy="true">
+          {name}… The review opens as soon as the document is ready.
+        </p>
+      )}
+      <p className="muted" role="status">
+        {message?.text}
+      </p>
     </main>
   );
 }

@@ -1,0 +1,86 @@
+// A searchable list of labels (a combobox): type to filter, arrows to move, Enter or a click to pick. The
+// reviewer reaches any label of a long list in a few keys without the mouse.
+import { useId, useMemo, useState } from 'react';
+
+export interface PickerOption {
+  key: string;
+  name: string;
+  /** A second line, e.g. the label set, also searched. */
+  detail?: string;
+}
+
+interface Props<T extends PickerOption> {
+  options: T[];
+  picked: T | null;
+  onPick(option: T): void;
+  /** Enter on an option that is already picked: the dialog's main action. */
+  onConfirm?(): void;
+  inputLabel: string;
+}
+
+export function LabelPicker<T extends PickerOption>({ options, picked, onPick, onConfirm, inputLabel }: Props<T>) {
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const listId = useId();
+  const inputId = useId();
+
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return q ? options.filter((o) => o.name.toLowerCase().includes(q) || (o.detail ?? '').toLowerCase().includes(q)) : options;
+  }, [options, query]);
+  const current = Math.min(active, shown.length - 1);
+
+  return (
+    <div className="label-picker">
+      <label htmlFor={inputId}>{inputLabel}</label>
+      <input
+        id={inputId}
+        type="search"
+        role="combobox"
+        aria-expanded="true"
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={shown.length ? `${listId}-${current}` : undefined}
+        autoComplete="off"
+        autoFocus
+        value={query}
+        placeholder="Type to filter"
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setActive(0);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+            e.preventDefault();
+            setActive(Math.max(0, Math.min(shown.length - 1, current + (e.key === 'ArrowDown' ? 1 : -1))));
+          } else if (e.key === 'Enter') {
+            e.preventDefault();
+            const option = shown[current];
+            if (option && picked?.key === option.key) onConfirm?.();
+            else if (option) onPick(option);
+          }
+        }}
+      />
+      <ul id={listId} role="listbox" aria-label="Matching labels" className="picker-list">
+        {shown.map((o, i) => (
+          <li
+            key={o.key}
+            id={`${listId}-${i}`}
+            role="option"
+            aria-selected={picked?.key === o.key}
+            className={i === current ? 'active' : undefined}
+            onMouseDown={(e) => e.preventDefault() /* keep the focus in the search field */}
+            onClick={() => {
+              setActive(i);
+              onPick(o);
+            }}
+          >
+            <span className="picker-name">{o.name}</span>
+            {o.detail && <span className="muted picker-detail">{o.detail}</span>}
+          </li>
+        ))}
+        {!shown.length && <li className="muted picker-empty">No label matches “{query}”.</li>}
+      </ul>
+    </div>
+  );
+}

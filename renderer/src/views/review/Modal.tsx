@@ -1,0 +1,35 @@
+// A modal dialog on the native <dialog>: the browser traps focus inside, restores it on close, and turns
+// Escape into a cancel, which closes through `onClose` so the owner's state stays the truth.
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+export function Modal({ title, onClose, children, className }: { title: string; onClose(): void; children: ReactNode; className?: string }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (!dialog.open) dialog.showModal();
+    return () => dialog.close();
+  }, []);
+
+  return (
+    <dialog
+      ref={ref}
+      className={`modal ${className ?? ''}`}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <header className="modal-head">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" className="icon" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
+      </header>
+      {children}
+    </dialog>
+  );
+}

@@ -1,0 +1,56 @@
+// The review view's top row: back to the project, the document, previous/next document, draw mode,
+// search, undo/redo (named after what they would undo), edit mode and the shortcut sheet.
+import type { Ref } from 'react';
+import type { DocumentOut, SpanOut } from '../../api/client.ts';
+import { useReview } from '../../state/review.ts';
+import { SearchBox } from './SearchBox.tsx';
+
+interface Props {
+  doc: DocumentOut;
+  onDocument(direction: 1 | -1): void;
+  search: { hits: SpanOut[]; current: number; onHits(hits: SpanOut[]): void; onCurrent(i: number): void; inputRef: Ref<HTMLInputElement> };
+}
+
+export function ReviewToolbar({ doc, onDocument, search }: Props) {
+  const drawing = useReview((s) => s.drawing);
+  const setDrawing = useReview((s) => s.setDrawing);
+  const setDialog = useReview((s) => s.setDialog);
+  const undoTitle = useReview((s) => s.undoStack.at(-1)?.title);
+  const redoTitle = useReview((s) => s.redoStack.at(-1)?.title);
+  const undo = useReview((s) => s.undo);
+  const redo = useReview((s) => s.redo);
+
+  return (
+    <div className="review-toolbar">
+      <a href={`#/projects/${doc.project}`} className="back">
+        ← Documents
+      </a>
+      <h1 className="doc-title" title={doc.data_file_name}>
+        {doc.data_file_name}
+      </h1>
+      <nav className="doc-nav" aria-label="Documents of the project">
+        <button type="button" onClick={() => onDocument(-1)} title="Previous document (Alt+←)" aria-keyshortcuts="Alt+ArrowLeft">
+          ‹ Previous
+        </button>
+        <button type="button" onClick={() => onDocument(1)} title="Next document (Alt+→)" aria-keyshortcuts="Alt+ArrowRight">
+          Next ›
+        </button>
+      </nav>
+      <span className="spacer" />
+      <button type="button" aria-pressed={drawing} disabled={doc.is_reviewed} onClick={() => setDrawing(!drawing)} title="Drag a box around text to label it (D)" aria-keyshortcuts="D">
+        Draw box
+      </button>
+      <SearchBox documentId={doc.id} {...search} />
+      <button type="button" disabled={!undoTitle} onClick={() => void undo()} title={undoTitle ? `Undo: ${undoTitle} (Ctrl+Z)` : 'Nothing to undo'} aria-keyshortcuts="Control+Z">
+        Undo
+      </button>
+      <button type="button" disabled={!redoTitle} onClick={() => void redo()} title={redoTitle ? `Redo: ${redoTitle} (Ctrl+Shift+Z)` : 'Nothing to redo'} aria-keyshortcuts="Control+Shift+Z">
+        Redo
+      </button>
+      <a href={`#/documents/${doc.id}/edit`}>Edit pages</a>
+      <button type="button" className="icon" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => setDialog({ kind: 'shortcuts' })}>
+        ?
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+// What the panel's buttons and the keyboard do: build the command for the document under review and run
+// it on the review store. Enter and Delete pick the action that fits the item under the cursor.
+import { useReview, type Command } from '../../state/review.ts';
+import {
+  acceptAllCommand, changeLabelCommand, commandContext, createCommand, deleteCommand, editTextCommand,
+  markMissingCommand, restoreCommand, reviewCommand, type AnnotationAt, type NewAnnotation,
+} from './commands.ts';
+import { annotationKey, type ReviewItem, type TreeLabel, type TreeSet } from './tree.ts';
+
+const run = (command: Command | null, after?: () => void) =>
+  command ? useReview.getState().run(command, after) : Promise.resolve(false);
+
+export const accept = (at: AnnotationAt) => run(reviewCommand(commandContext(), at, 'accept'));
+export const decline = (at: AnnotationAt) => run(reviewCommand(commandContext(), at, 'decline'));
+export const remove = (at: AnnotationAt) => run(deleteCommand(commandContext(), at));
+export const editText = (at: AnnotationAt, texts: string[]) => run(editTextCommand(commandContext(), at, texts));
+export const changeLabel = (at: AnnotationAt, target: TreeLabel) => run(changeLabelCommand(commandContext(), at, target));
+export const acceptAll = (set: TreeSet, setName: string) => run(acceptAllCommand(commandContext(), set, setName));
+export const markMissing = (set: TreeSet, label: TreeLabel) => run(markMissingCommand(commandContext(), set, label));
+export const restore = (set: TreeSet, label: TreeLabel) => run(restoreCommand(commandContext(), set, label));
+
+/** Creates the annotation and puts the cursor on it. */
+export function createAnnotation(input: NewAnnotation): Promise<boolean> {
+  let created: number | null = null;
+  return run(
+    createCommand(commandContext(), input, (id) => (created = id)),
+    () => created !== null && useReview.getState().setCursor(annotationKey(created)),
+  );
+}
+
+/** Enter: accept an annotation that is not yet accepted (a declined one too: the reviewer changed their mind). */
+export function primaryAction(item: ReviewItem): Promise<boolean> | null {
+  if (item.kind !== 'annotation') return null;
+  const state = item.annotation.review_state;
+  return state === 'Feedback required' || state === 'Declined' ? accept(item) : null;
+}
+
+/**
+ * Delete: decline an annotation (a person's own is deleted instead); on a declined one, or on a label
+ * without annotations, mark the label missing while it is unfilled.
+ */
+export function deleteAction(item: ReviewItem): Promise<boolean> | null {
+  if (item.kind === 'annotation') {
+    const state = item.annotation.review_state;
+    if (state === 'Created by human') return remove(item);
+    if (state !== 'Declined') return decline(item);
+  }
+  return item.label.status === 'Unfilled' ? markMissing(item.set, item.label) : null;
+}

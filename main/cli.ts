@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
+import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { ConfigError, isLoopback, loadConfig, type Config } from './config.ts';
 import { openCore, type Core } from './core.ts';
@@ -76,12 +77,15 @@ async function serve(config: Config): Promise<number> {
   return 0;
 }
 
-/** The Electron binary, when the optional `electron` package and its binary are installed. */
-function electronBinary(): string | undefined {
+/**
+ * The Electron binary, when the `electron` package and its binary are installed. Read from the package's
+ * path.txt rather than by require('electron'): without a binary, that require starts a download.
+ */
+export function electronBinary(): string | undefined {
   try {
-    const require = createRequire(import.meta.url);
-    const bin = require('electron') as unknown;
-    return typeof bin === 'string' && fs.existsSync(bin) ? bin : undefined;
+    const dir = path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+    const bin = path.join(dir, 'dist', fs.readFileSync(path.join(dir, 'path.txt'), 'utf8').trim());
+    return fs.existsSync(bin) ? bin : undefined;
   } catch {
     return undefined;
   }
@@ -93,7 +97,9 @@ async function start(config: Config): Promise<number> {
     console.log('Electron is not installed on this machine, so Folio runs headless: open the URL below in a browser.');
     return serve(config);
   }
-  const child = spawn(bin, [appRoot], { stdio: 'inherit', env: { ...process.env, FOLIO_DATA_DIR: config.dataDir } });
+  // The app reads its configuration from the environment (main/electron/main.ts): flags travel there.
+  const env = { ...process.env, FOLIO_DATA_DIR: config.dataDir, FOLIO_PORT: String(config.port), FOLIO_HOST: config.host };
+  const child = spawn(bin, [appRoot], { stdio: 'inherit', env });
   return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 0)));
 }
 

@@ -65,19 +65,19 @@ export function parseListParams(query: Request['query']): ListParams {
   };
 }
 
-/** The absolute URL of this request with limit and offset replaced (null when out of range). */
-export function pageUrl(req: Request, limit: number, offset: number): string {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+/** The request's absolute URL (`requestUrl`) with limit and offset replaced. */
+export function pageUrl(requestUrl: string, limit: number, offset: number): string {
+  const url = new URL(requestUrl);
   url.searchParams.set('limit', String(limit));
   if (offset > 0) url.searchParams.set('offset', String(offset));
   else url.searchParams.delete('offset');
   return url.toString();
 }
 
-export function pageLinks(req: Request, params: ListParams, count: number): { next: string | null; previous: string | null } {
+export function pageLinks(requestUrl: string, params: ListParams, count: number): { next: string | null; previous: string | null } {
   const { limit, offset } = params;
-  const next = offset + limit < count ? pageUrl(req, limit, offset + limit) : null;
+  const next = offset + limit < count ? pageUrl(requestUrl, limit, offset + limit) : null;
   // Past the end, previous points at the last page that has items.
-  const previous = offset > 0 ? pageUrl(req, limit, Math.max(0, Math.min(offset - limit, count - limit))) : null;
+  const previous = offset > 0 ? pageUrl(requestUrl, limit, Math.max(0, Math.min(offset - limit, count - limit))) : null;
   return { next, previous };
 }

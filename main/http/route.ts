@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { UserRow } from '../store/schema.ts';
 import type { Core } from '../core.ts';
+import type { UploadedFile } from '../services/documentService.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -16,9 +17,17 @@ export interface ListDoc {
 }
 
 export interface Ctx<B> {
+  /**
+   * The HTTP exchange, for the routes that send a file themselves (`produces`). Only the HTTP server
+   * serves those: over the desktop IPC (dispatch.ts) these two throw. JSON routes use `query` and `file`.
+   */
   req: Request;
   res: Response;
   core: Core;
+  /** The parsed query string. */
+  query: Request['query'];
+  /** The uploaded file of a multipart route, in the blob store's temporary folder. */
+  file: UploadedFile | undefined;
   /** The authenticated caller (routes with `auth: 'public'` may see undefined through `maybeUser`). */
   user: UserRow;
   maybeUser: UserRow | undefined;

@@ -5,14 +5,13 @@ import multer from 'multer';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Core } from '../core.ts';
-import { AuthenticationError, HttpError, NotFoundError } from '../domain/errors.ts';
+import { HttpError, NotFoundError } from '../domain/errors.ts';
 import { allRoutes } from './routes/index.ts';
 import { mountApiReference } from './routes/docs.ts';
-import { RESPONDED, successStatus, type Ctx, type RouteSpec } from './route.ts';
-import { parseListParams, pageLinks } from './listParams.ts';
-import { applySparseFields } from './sparseFields.ts';
-import { coerceForm, validate } from './validation.ts';
+import { RESPONDED, successStatus, type RouteSpec } from './route.ts';
+import { coerceForm } from './validation.ts';
 import { errorHandler } from './errors.ts';
+import { authenticateCaller, noEndpoint, runRoute } from './dispatch.ts';
 import { ResponseCache } from './responseCache.ts';
 import type { UserRow } from '../store/schema.ts';
 import { rendererDist } from '../paths.ts';
@@ -29,12 +28,11 @@ const asyncHandler =
     fn(req, res, next).catch(next);
   };
 
-export function authenticate(core: Core, required: boolean): RequestHandler {
+/** First of a route's middleware: a 401 comes before any body is read or file is stored. */
+export function authenticate(core: Core, spec: RouteSpec): RequestHandler {
   return asyncHandler(async (req, _res, next) => {
     const q = req.query.token;
-    const user = await core.services.auth.authenticate(req.get('authorization'), typeof q === 'string' ? q : undefined, req.method);
-    if (!user && required) throw new AuthenticationError();
-    req.user = user;
+    req.user = await authenticateCaller(core, spec, { authorization: req.get('authorization'), queryToken: typeof q === 'string' ? q : undefined, method: req.method });
     next();
   });
 }
@@ -86,29 +84,6 @@ function bodyParsers(core: Core, spec: RouteSpec): RequestHandler[] {
   ];
 }
 
-function toIntParam(raw: string | undefined): number {
-  if (!raw || !/^\d+$/.test(raw)) throw new NotFoundError('Not found.');
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1) throw new NotFoundError('Not found.');
-  return n;
-}
-
-function makeContext(core: Core, spec: RouteSpec, req: Request, res: Response): Ctx<unknown> {
-  const origin = `${req.protocol}://${req.get('host') ?? `${core.config.host}:${core.config.port}`}`;
-  return {
-    req,
-    res,
-    core,
-    user: req.user as UserRow,
-    maybeUser: req.user,
-    body: spec.body ? validate(spec.body, req.body ?? {}) : undefined,
-    id: (name = 'id') => toIntParam(req.params[name] as string | undefined),
-    list: () => parseListParams(req.query),
-    page: (page, params, map) => ({ count: page.count, ...pageLinks(req, params, page.count), results: page.items.map(map) }),
-    url: (p) => `${origin}${p}`,
-  };
-}
-
 function mount(core: Core, spec: RouteSpec, cache: ResponseCache): RequestHandler[] {
   const cached = spec.cache === true && spec.method === 'get';
   const run = asyncHandler(async (req, res) => {
@@ -122,25 +97,26 @@ function mount(core: Core, spec: RouteSpec, cache: ResponseCache): RequestHandle
         return;
       }
     }
-    try {
-      const ctx = makeContext(core, spec, req, res);
-      const result = await spec.handler(ctx as Ctx<never>);
-      if (result === RESPONDED || res.headersSent) return;
-      const status = successStatus(spec);
-      if (status === 204) {
-        res.status(204).end();
-        return;
-      }
-      const fields = spec.method === 'get' && typeof req.query.fields === 'string' ? req.query.fields : undefined;
-      const body = Buffer.from(JSON.stringify(applySparseFields(result, fields)));
-      if (cached) cache.set(key, stamp, body);
-      res.status(status).type('application/json').send(body);
-    } finally {
-      // An upload that the handler did not take over is removed: no orphaned files.
-      if (req.file?.path) fs.rm(req.file.path, { force: true }, () => {});
+    const origin = `${req.protocol}://${req.get('host') ?? `${core.config.host}:${core.config.port}`}`;
+    const outcome = await runRoute(core, spec, {
+      user: req.user,
+      params: req.params as Record<string, string>,
+      query: req.query,
+      body: req.body,
+      file: req.file,
+      url: `${origin}${req.originalUrl}`,
+      http: { req, res },
+    });
+    if (outcome === RESPONDED || res.headersSent) return;
+    if (outcome.status === 204) {
+      res.status(204).end();
+      return;
     }
+    const body = Buffer.from(JSON.stringify(outcome.body));
+    if (cached) cache.set(key, stamp, body);
+    res.status(outcome.status).type('application/json').send(body);
   });
-  return [authenticate(core, spec.auth !== 'public'), ...bodyParsers(core, spec), run];
+  return [authenticate(core, spec), ...bodyParsers(core, spec), run];
 }
 
 export function createHttpApp(core: Core, routes: RouteSpec[] = allRoutes): express.Express {
@@ -151,7 +127,7 @@ export function createHttpApp(core: Core, routes: RouteSpec[] = allRoutes): expr
   for (const spec of routes) app[spec.method](spec.path, ...mount(core, spec, cache));
   mountApiReference(app, core);
 
-  app.use(['/api', '/doc', '/page'], (req, _res, next) => next(new NotFoundError(`No endpoint ${req.method} ${req.originalUrl.split('?')[0]}.`)));
+  app.use(['/api', '/doc', '/page'], (req, _res, next) => next(noEndpoint(req.method, req.originalUrl.split('?')[0])));
   mountRenderer(app);
   app.use(errorHandler);
   return app;

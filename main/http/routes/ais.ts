@@ -101,7 +101,7 @@ function collectionRoutes(c: Collection): RouteSpec[] {
       async handler(ctx) {
         const b = ctx.body;
         const scope: AiScope = { category: b.category, project: b.project ?? b.project_id, name: b.name, description: b.description };
-        return aiModelOut(await service(ctx).upload(ctx.user, c.kind, scope, ctx.req.file));
+        return aiModelOut(await service(ctx).upload(ctx.user, c.kind, scope, ctx.file));
       },
     }),
     route({

@@ -58,7 +58,7 @@ const base = '/api/v3/documents/';
 
 async function upload(ctx: Ctx<DocumentUpload>): Promise<DocumentDetailView> {
   const { documents } = ctx.core.services;
-  const doc = await documents.upload(ctx.user, ctx.body, ctx.req.file);
+  const doc = await documents.upload(ctx.user, ctx.body, ctx.file);
   return documents.detail(ctx.user, doc.id);
 }
 

@@ -35,7 +35,7 @@ export const postprocessRoutes: RouteSpec[] = [
     response: DocumentSet,
     async handler(ctx) {
       const { set, documents } = await ctx.core.services.postprocess.documentSet(ctx.user, ctx.id());
-      const expand = String(ctx.req.query.expand ?? '').split(',').includes('documents');
+      const expand = String(ctx.query.expand ?? '').split(',').includes('documents');
       return {
         id: set.id,
         project: set.project_id,

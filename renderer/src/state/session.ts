@@ -3,10 +3,11 @@
 import { create } from 'zustand';
 import { FolioClient, type UserOut } from '../api/client.ts';
 import { HttpTransport } from '../api/httpTransport.ts';
+import { IpcTransport } from '../api/ipcTransport.ts';
 import { ApiError } from '../api/transport.ts';
 
-/** The client for a token (HTTP in a browser; the desktop window will hand in its IPC transport). */
-export const clientFor = (token: string | null) => new FolioClient(new HttpTransport(token));
+/** The client for a token: over IPC in the desktop window (its preload exposes `window.folio`), else HTTP. */
+export const clientFor = (token: string | null) => new FolioClient(window.folio ? new IpcTransport(window.folio, token) : new HttpTransport(token));
 
 const TOKEN_KEY = 'folio.token';
 

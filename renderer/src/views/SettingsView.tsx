@@ -29,7 +29,8 @@ export function SettingsView() {
 
 function ApiCard() {
   const token = useSession((s) => s.token);
-  const origin = location.origin;
+  // In the desktop window the page comes from folio://app; scripts reach the embedded API server instead.
+  const origin = window.folio?.apiUrl ?? location.origin;
   // Swagger UI asks for a login unless it gets the token; the URL carries it (README).
   const swaggerUrl = useMemo(() => clientFor(token).transport.fileUrl('/swagger/'), [token]);
   return (

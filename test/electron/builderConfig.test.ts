@@ -1,0 +1,125 @@
+// electron-builder.yml, checked with electron-builder's own code: its schema validation (the check `npm run
+// dist` runs first) and its file matcher, applied to the real files the app needs at run time (native
+// modules, esbuild's binary, the OCR worker, engine and models).
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appRoot } from '../../main/paths.ts';
+import { bundledTraineddata } from '../../main/pipeline/languages.ts';
+import { OCR_WORKER_SCRIPT, ocrModelCacheDir } from '../../main/pipeline/ocr/ocrPool.ts';
+
+const require = createRequire(import.meta.url);
+type Config = Record<string, any>;
+const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
+  getConfig(projectDir: string, configPath: string | null, fromOptions: null): Promise<Config>;
+  validateConfiguration(config: Config, logger: unknown): Promise<void>;
+};
+const { DebugLogger } = require('builder-util/out/DebugLogger.js') as { DebugLogger: new (enabled: boolean) => unknown };
+const { getFileMatchers } = require('app-builder-lib/out/fileMatcher.js') as {
+  getFileMatchers(config: Config, name: 'files' | 'asarUnpack', to: string, options: object): { createFilter(): (file: string, stat: fs.Stats) => boolean }[] | null;
+};
+
+let config: Config;
+beforeAll(async () => {
+  config = await getConfig(appRoot, null, null);
+});
+
+const validate = (c: Config) => validateConfiguration(c, new DebugLogger(false));
+/** electron-builder's own matcher for one of the file lists (files, asarUnpack), relative to the app. */
+const matcher = (name: 'files' | 'asarUnpack') => {
+  const options = { macroExpander: (p: string) => p, customBuildOptions: {}, globalOutDir: path.join(appRoot, 'release'), defaultSrc: appRoot };
+  const filters = (getFileMatchers(config, name, appRoot, options) ?? []).map((m) => m.createFilter());
+  expect(filters.length).toBeGreaterThan(0);
+  return (file: string) => filters.some((f) => f(path.resolve(appRoot, file), fs.statSync(path.resolve(appRoot, file))));
+};
+const pkg = JSON.parse(fs.readFileSync(path.join(appRoot, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string> };
+
+/** Files under `dir` (relative to the app) whose name passes `test`. */
+function find(dir: string, test: (name: string) => boolean): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(path.join(appRoot, d), { withFileTypes: true })) {
+      const rel = path.join(d, e.name);
+      if (e.isDirectory()) walk(rel);
+      else if (test(e.name)) out.push(rel);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('electron-builder.yml', () => {
+  it('passes electron-builder\'s schema check, which does refuse a wrong one', async () => {
+    await expect(validate(config)).resolves.toBeUndefined();
+    await expect(validate({ ...config, asarUnpak: ['x'] })).rejects.toThrow(/unknown property 'asarUnpak'/);
+    await expect(validate({ ...config, npmRebuild: { yes: 1 } })).rejects.toThrow(/npmRebuild/);
+  });
+
+  it('builds NSIS on Windows, DMG and ZIP on macOS, AppImage and deb on Linux', () => {
+    const targets = (os: string) => (config[os].target as { target: string }[]).map((t) => t.target);
+    expect(targets('win')).toEqual(['nsis']);
+    expect(targets('mac')).toEqual(['dmg', 'zip']);
+    expect(targets('linux')).toEqual(['AppImage', 'deb']);
+    expect(pkg.scripts.dist).toMatch(/vite build && electron-builder/);
+  });
+
+  it('rebuilds native modules for Electron, publishes nothing and has no updater', () => {
+    expect(config.npmRebuild).toBe(true);
+    expect(config.publish).toBeNull();
+    expect(Object.keys(pkg.dependencies)).not.toContain('electron-updater');
+    // electron-builder refuses electron among the app's dependencies: it is the runtime, not a module.
+    expect(Object.keys(pkg.devDependencies)).toEqual(expect.arrayContaining(['electron', 'electron-builder']));
+    expect(Object.keys(pkg.dependencies)).not.toContain('electron');
+  });
+
+  it('ships what Electron starts: the entry, the TypeScript it loads, the preload and the built renderer', () => {
+    const shipped = matcher('files');
+    expect(pkg.main).toBe('main/electron/main.mjs');
+    for (const file of [pkg.main, 'main/electron/main.ts', 'main/electron/preload.cjs', 'main/core.ts', 'shared/desktopBridge.ts', 'package.json']) {
+      expect(shipped(file), file).toBe(true);
+    }
+    if (fs.existsSync(path.join(appRoot, 'dist/renderer/index.html'))) expect(shipped('dist/renderer/index.html')).toBe(true);
+    for (const file of ['test/electron/builderConfig.test.ts', 'renderer/src/main.tsx', 'README.md']) expect(shipped(file), file).toBe(false);
+    // Production dependencies are added by electron-builder: what runs the sources and the OCR must be among them.
+    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['tsx', 'better-sqlite3', 'sharp', 'tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/deu']));
+  });
+
+  it('unpacks the native modules from the asar archive', () => {
+    const unpacked = matcher('asarUnpack');
+    const natives = [...find('node_modules/better-sqlite3', (n) => n.endsWith('.node')), ...find('node_modules/@img', (n) => n.endsWith('.node')), ...find('node_modules/@napi-rs', (n) => n.endsWith('.node'))];
+    for (const name of ['better_sqlite3.node', 'sharp-', 'skia.']) expect(natives.some((f) => path.basename(f).startsWith(name)), name).toBe(true);
+    for (const file of natives) expect(unpacked(file), file).toBe(true);
+    // sharp's libvips is a shared library beside its .node file.
+    for (const file of find('node_modules/@img', () => true)) expect(unpacked(file), file).toBe(true);
+    expect(unpacked('main/core.ts')).toBe(false);
+  });
+
+  it('unpacks esbuild\'s binary, which main.mjs points tsx at', () => {
+    const unpacked = matcher('asarUnpack');
+    const binaries = find('node_modules/@esbuild', (n) => n === 'esbuild' || n === 'esbuild.exe');
+    expect(binaries.length).toBeGreaterThan(0);
+    for (const file of binaries) expect(unpacked(file), file).toBe(true);
+  });
+
+  it('ships the tesseract.js worker and core and the eng and deu models as plain files, found from inside the app', () => {
+    const unpacked = matcher('asarUnpack');
+    const models = bundledTraineddata();
+    expect(models.map((m) => m.code).sort()).toEqual(['deu', 'eng']);
+    const needed = [
+      ...models.map((m) => m.file),
+      OCR_WORKER_SCRIPT,
+      require.resolve('tesseract.js/src/worker-script/node/index.js'),
+      ...find('node_modules/tesseract.js-core', (n) => n.endsWith('.wasm') || n.endsWith('.js')).map((f) => path.join(appRoot, f)),
+    ];
+    for (const file of needed) {
+      // Resolved inside the app's own folder: packaged, that is resources/app.asar(.unpacked).
+      const rel = path.relative(appRoot, file);
+      expect(rel.startsWith('..'), file).toBe(false);
+      expect(fs.existsSync(file), file).toBe(true);
+      expect(unpacked(rel), rel).toBe(true);
+    }
+    // Tesseract reads the models from the data folder (copies, uncompressed), never from the network.
+    expect(ocrModelCacheDir('/data/folio').startsWith('/data/folio')).toBe(true);
+  });
+});

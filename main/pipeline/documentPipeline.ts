@@ -69,7 +69,7 @@ async function documentPdf(bytes: Uint8Array, limits: PipelineLimits): Promise<{
 
 export async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
   const { pdf, isUpload, restricted } = await documentPdf(input.bytes, input.limits);
-  const textPages = await extractPdfText(pdf.slice());
+  const textPages = await extractPdfText(pdf);
   checkPageCount(textPages.length, input.limits.maxPages);
 
   const chars = new Map<number, LayoutInputChar[]>(textPages.map((p) => [p.number, p.chars as PdfChar[]]));

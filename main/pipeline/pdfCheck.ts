@@ -1,9 +1,10 @@
 // Checks an uploaded PDF before anything else reads it: page count, password protection, and damage.
 // A damaged file that pdf.js or pdf-lib can still read is rewritten by pdf-lib with a clean xref/trailer.
-import { PDFDocument } from 'pdf-lib';
+// pdf.js and pdf-lib parse the whole file: they run in a PDF worker thread (pdfProbe.ts), the verdicts here.
 import { BrokenPdfError, EncryptedPdfError } from './errors.ts';
 import { checkPageCount, pipelineLimits } from './limits.ts';
-import { openPdfjsDocument } from './pdfjsDocument.ts';
+import type { PdfProbe, PdfRewrite } from './pdfProbe.ts';
+import { withPdfWorker } from './pdfWorkerPool.ts';
 import { pdfHeaderOffset } from './sniff.ts';
 
 export interface PdfInspection {
@@ -26,8 +27,6 @@ export interface InspectPdfOptions {
   /** Defaults to FOLIO_MAX_PAGES. */
   maxPages?: number;
 }
-
-type Opened = { ok: true; pageCount: number; restricted: boolean } | { ok: false; needsPassword: boolean; error: string };
 
 export async function inspectPdf(upload: Uint8Array, opts: InspectPdfOptions = {}): Promise<PdfInspection> {
   const maxPages = opts.maxPages ?? pipelineLimits().maxPages;
@@ -63,33 +62,12 @@ export async function inspectPdf(upload: Uint8Array, opts: InspectPdfOptions = {
   throw new BrokenPdfError(`The PDF is damaged and could not be repaired (${problem}; ${reason}).`);
 }
 
-async function openWithPdfjs(pdf: Uint8Array): Promise<Opened> {
-  // pdf.js detaches the buffer it is given: hand it a copy.
-  const task = openPdfjsDocument(new Uint8Array(pdf));
-  try {
-    const doc = await task.promise;
-    if (doc.numPages < 1) return { ok: false, needsPassword: false, error: 'it has no pages' };
-    // Loading the last page walks the page tree: a tree that only claims its count fails here.
-    await doc.getPage(doc.numPages);
-    const info = (await doc.getMetadata()).info as { EncryptFilterName?: string | null };
-    return { ok: true, pageCount: doc.numPages, restricted: Boolean(info.EncryptFilterName) };
-  } catch (err) {
-    const e = err as Error;
-    return { ok: false, needsPassword: e?.name === 'PasswordException', error: e?.message ?? String(err) };
-  } finally {
-    await task.destroy();
-  }
+function openWithPdfjs(pdf: Uint8Array): Promise<PdfProbe> {
+  return withPdfWorker((worker) => worker.probe(pdf));
 }
 
-async function rewriteWithPdfLib(pdf: Uint8Array): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; error: string }> {
-  try {
-    const doc = await PDFDocument.load(pdf, { ignoreEncryption: false, throwOnInvalidObject: false, updateMetadata: false });
-    if (doc.getPageCount() === 0) return { ok: false, error: 'no pages could be found' };
-    // A classic xref table, as every PDF 1.x reader expects whatever the header says.
-    return { ok: true, bytes: await doc.save({ useObjectStreams: false }) };
-  } catch (err) {
-    return { ok: false, error: (err as Error)?.message?.split('\n')[0] ?? String(err) };
-  }
+function rewriteWithPdfLib(pdf: Uint8Array): Promise<PdfRewrite> {
+  return withPdfWorker((worker) => worker.rewrite(pdf));
 }
 
 // ---- Cross-reference check. pdf.js silently rebuilds a broken xref by scanning, so it cannot tell us

@@ -1,7 +1,9 @@
 // Scanned-page stand-ins for the OCR tests and benchmark: text drawn with a real font onto a white page
 // image (grayscale PNG, like the renderer's OCR image), with where every word's ink was drawn, in PDF points.
+// Also the same text as born-digital PDF pages, for the pipeline's text-layer tests and benchmark.
 import fs from 'node:fs';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 
 export const DEJAVU_SANS = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
@@ -106,4 +108,15 @@ export function bodyText(seed: number, lineCount = 45): DrawnLine[] {
     lines.push({ text: words.join(' '), x: 60, baselineFromTop: 80 + i * 16, size: 11 });
   }
   return lines;
+}
+
+/** A born-digital PDF of `pages` A4 pages of bodyText (page n drawn from seed n) in Helvetica, no images. */
+export async function bornDigitalPdf(pages: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let i = 0; i < pages; i++) {
+    const page = pdf.addPage([595.28, 841.89]);
+    for (const line of bodyText(i + 1)) page.drawText(line.text, { x: line.x, y: 841.89 - line.baselineFromTop, size: line.size, font });
+  }
+  return pdf.save();
 }

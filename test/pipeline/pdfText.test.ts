@@ -21,6 +21,7 @@ import {
 } from 'pdf-lib';
 import { extractPdfText, type PdfChar } from '../../main/pipeline/pdfText.ts';
 import { layoutText } from '../../main/pipeline/textLayout.ts';
+import { encryptedPdf } from '../fixtures/pdfSamples.ts';
 
 /** pdf.js keeps text matrices as float32: positions drift by up to ~1e-5 pt. */
 const EPS = 1e-4;
@@ -177,5 +178,13 @@ describe('extractPdfText', () => {
     expect(pages).toHaveLength(10);
     expect(layout.text.split('\f')[9].split('\n')).toHaveLength(60);
     expect(layout.chars).toHaveLength(10 * 60 * line.replaceAll(' ', '').length);
+  });
+
+  it("fails, from its worker thread, with pdf.js's own error names, which processing tells apart", async () => {
+    const broken = await extractPdfText(new TextEncoder().encode('%PDF-1.4\nthis is not a PDF at all\n')).catch((err: Error) => err);
+    expect(broken).toBeInstanceOf(Error);
+    expect(broken).toMatchObject({ name: 'InvalidPDFException', message: 'Invalid PDF structure.' });
+    const locked = await extractPdfText(encryptedPdf({ userPassword: 'secret', ownerPassword: 'owner', text: 'Locked' })).catch((err: Error) => err);
+    expect(locked).toMatchObject({ name: 'PasswordException' });
   });
 });

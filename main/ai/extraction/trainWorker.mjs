@@ -1,5 +1,5 @@
 // Worker entry point: worker threads start without the parent's TypeScript loader, so register tsx here
-// before loading the TypeScript worker (the way main/pipeline/renderWorker.mjs does).
+// before loading the TypeScript worker (the way main/pipeline/pdfWorker.mjs does).
 import { register } from 'tsx/esm/api';
 
 register();

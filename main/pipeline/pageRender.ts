@@ -1,11 +1,9 @@
-// Worker thread that rasterizes PDF pages: pdf.js paints a page onto an @napi-rs/canvas once, at the
-// largest resolution asked for, and sharp derives and encodes every image from those pixels.
-// One page at a time, released right after, so a worker holds one page's pixels at most.
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+// Rasterizes one PDF page, in a PDF worker thread (pdfWorker.ts): pdf.js paints the page onto an
+// @napi-rs/canvas once, at the largest resolution asked for, and sharp derives and encodes every image
+// from those pixels. The page is released right after, so a worker holds one page's pixels at most.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { AnnotationMode, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
-import { openPdfjsDocument } from './pdfjsDocument.ts';
 
 /** What to make of each page; resolved from the caller's options by render.ts. */
 export interface RenderSettings {
@@ -43,13 +41,6 @@ export interface RenderedPage {
   ocr?: RenderedImage;
 }
 
-/** Messages to a worker; each is answered by a RenderReply with the same id, in order. */
-export type RenderRequest =
-  | { id: number; type: 'open'; pdf: Uint8Array; settings: RenderSettings }
-  | { id: number; type: 'render'; number: number }
-  | { id: number; type: 'close' };
-export type RenderReply = { id: number; ok: true; numPages?: number; page?: RenderedPage } | { id: number; ok: false; message: string };
-
 interface Target {
   dpi: number;
   widthPx: number;
@@ -83,7 +74,7 @@ const STORED_PNG = { compressionLevel: 4, adaptiveFiltering: false } as const;
 const TRANSIENT_PNG = { compressionLevel: 1, adaptiveFiltering: false } as const;
 type PngSettings = typeof STORED_PNG | typeof TRANSIENT_PNG;
 
-async function renderPage(doc: PDFDocumentProxy, number: number, s: RenderSettings): Promise<RenderedPage> {
+export async function renderPage(doc: PDFDocumentProxy, number: number, s: RenderSettings): Promise<RenderedPage> {
   const page = await doc.getPage(number);
   try {
     const { width: widthPt, height: heightPt } = page.getViewport({ scale: 1 });
@@ -131,40 +122,3 @@ async function paint(page: PDFPageProxy, widthPt: number, heightPt: number, widt
   }).promise;
   return canvas;
 }
-
-/** A worker serves one document at a time (open, render…, close) and is then reused for the next. */
-function serve(port: MessagePort): void {
-  let doc: { proxy: PDFDocumentProxy; settings: RenderSettings; destroy: () => Promise<void> } | undefined;
-  const close = async () => {
-    const open = doc;
-    doc = undefined;
-    await open?.destroy();
-  };
-  const handle = async (req: RenderRequest): Promise<RenderReply> => {
-    switch (req.type) {
-      case 'open': {
-        await close();
-        const task = openPdfjsDocument(req.pdf);
-        const proxy = await task.promise;
-        doc = { proxy, settings: req.settings, destroy: () => task.destroy() };
-        return { id: req.id, ok: true, numPages: proxy.numPages };
-      }
-      case 'render':
-        if (!doc) throw new Error('no document is open');
-        return { id: req.id, ok: true, page: await renderPage(doc.proxy, req.number, doc.settings) };
-      case 'close':
-        await close();
-        return { id: req.id, ok: true };
-    }
-  };
-  // One request at a time, in arrival order: a worker never holds more than one page's pixels.
-  let queue = Promise.resolve();
-  port.on('message', (req: RenderRequest) => {
-    queue = queue.then(async () => {
-      port.postMessage(await handle(req).catch((err: unknown): RenderReply => ({ id: req.id, ok: false, message: err instanceof Error ? err.message : String(err) })));
-    });
-  });
-}
-
-// Only as a render worker (started by render.ts through renderWorker.mjs); importing the types is inert.
-if (parentPort && (workerData as { role?: string } | null)?.role === 'folio-render') serve(parentPort);

@@ -1,0 +1,102 @@
+// Worker thread for pdf.js's heavy work, so that the main thread (and every API answer) never waits on a
+// PDF: rasterizes pages (pageRender.ts), reads their text layers (pdfTextGeometry.ts) and checks uploads
+// (pdfProbe.ts). Started and fed by pdfWorkerPool.ts, through pdfWorker.mjs.
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { openPdfjsDocument } from './pdfjsDocument.ts';
+import { renderPage, type RenderedPage, type RenderSettings } from './pageRender.ts';
+import { openForText, readPageText } from './pdfTextGeometry.ts';
+import { packPageText, type PackedPageText } from './packedText.ts';
+import { probePdf, rewritePdf, type PdfProbe, type PdfRewrite } from './pdfProbe.ts';
+
+/** What a document is opened for: rendering with these settings, or its text (images are skipped). */
+export type OpenAs = { purpose: 'render'; settings: RenderSettings } | { purpose: 'text' };
+
+/** Messages to a worker; each is answered by a PdfReply with the same id, in order. `render` and `text`
+ * read a page of the document opened last; `probe` and `rewrite` stand alone. */
+export type PdfRequest =
+  | { id: number; type: 'open'; pdf: Uint8Array; as: OpenAs }
+  | { id: number; type: 'render'; number: number }
+  | { id: number; type: 'text'; number: number }
+  | { id: number; type: 'close' }
+  | { id: number; type: 'probe'; pdf: Uint8Array }
+  | { id: number; type: 'rewrite'; pdf: Uint8Array };
+
+/** What each request answers with (`open`: the page count). */
+export interface PdfResults {
+  open: number;
+  render: RenderedPage;
+  text: PackedPageText;
+  close: null;
+  probe: PdfProbe;
+  rewrite: PdfRewrite;
+}
+
+/** A failure keeps the error's name: callers tell pdf.js's InvalidPDFException or PasswordException by it. */
+export type PdfReply = { id: number; ok: true; result: PdfResults[keyof PdfResults] } | { id: number; ok: false; name: string; message: string };
+
+/** A worker serves one document at a time (open, pages…, close) and is then reused for the next. */
+function serve(port: MessagePort): void {
+  let doc: { proxy: PDFDocumentProxy; as: OpenAs; destroy: () => Promise<void> } | undefined;
+  const close = async () => {
+    const open = doc;
+    doc = undefined;
+    await open?.destroy();
+  };
+  const opened = () => {
+    if (!doc) throw new Error('no document is open');
+    return doc;
+  };
+  const handle = async (req: PdfRequest): Promise<PdfResults[keyof PdfResults]> => {
+    switch (req.type) {
+      case 'open': {
+        await close();
+        const task = req.as.purpose === 'text' ? openForText(req.pdf) : openPdfjsDocument(req.pdf);
+        const proxy = await task.promise.catch(async (err: unknown) => {
+          await task.destroy();
+          throw err;
+        });
+        doc = { proxy, as: req.as, destroy: () => task.destroy() };
+        return proxy.numPages;
+      }
+      case 'render': {
+        const { proxy, as } = opened();
+        if (as.purpose !== 'render') throw new Error('the document was opened for its text, not for rendering');
+        return renderPage(proxy, req.number, as.settings);
+      }
+      case 'text':
+        return packPageText(await readPageText(opened().proxy, req.number));
+      case 'close':
+        await close();
+        return null;
+      case 'probe':
+        return probePdf(req.pdf);
+      case 'rewrite':
+        return rewritePdf(req.pdf);
+    }
+  };
+  // One request at a time, in arrival order: a worker never holds more than one page's pixels.
+  let queue = Promise.resolve();
+  port.on('message', (req: PdfRequest) => {
+    queue = queue.then(async () => {
+      try {
+        const result = await handle(req);
+        port.postMessage({ id: req.id, ok: true, result } satisfies PdfReply, movable(result));
+      } catch (err) {
+        const e = err instanceof Error ? err : new Error(String(err));
+        port.postMessage({ id: req.id, ok: false, name: e.name, message: e.message } satisfies PdfReply);
+      }
+    });
+  });
+}
+
+/** A page's character numbers and a rewritten PDF go back moved, not copied, when they own their buffer. */
+function movable(result: PdfResults[keyof PdfResults]): ArrayBuffer[] {
+  if (result === null || typeof result !== 'object') return [];
+  const view = 'numbers' in result ? result.numbers : 'bytes' in result ? result.bytes : undefined;
+  const owns = view && view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
+  return owns ? [view.buffer as ArrayBuffer] : [];
+}
+
+// Only as a PDF worker (started by pdfWorkerPool.ts through pdfWorker.mjs); importing the types is inert.
+if (parentPort && (workerData as { role?: string } | null)?.role === 'folio-pdf') serve(parentPort);

@@ -3,23 +3,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { CSP_DIRECTIVES } from './shared/contentSecurityPolicy.ts';
 
 /**
- * The built page may load code, styles and data from its own origin only: Folio works air-gapped,
- * and the API token in the page must never reach another host. Added at build time only, because
- * the dev server injects an inline script (React Fast Refresh) and a websocket that this would block.
+ * The page's Content-Security-Policy (shared/contentSecurityPolicy.ts), added at build time only, because
+ * the dev server injects an inline script (React Fast Refresh) and a websocket that it would block.
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join('; ');
+const CONTENT_SECURITY_POLICY = CSP_DIRECTIVES.join('; ');
 
 function contentSecurityPolicy(): Plugin {
   return {

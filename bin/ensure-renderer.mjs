@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const index = path.join(root, 'dist', 'renderer', 'index.html');
-/** What the built files are made from: the renderer's sources, the build config and the dependency versions. */
-const sources = [path.join(root, 'renderer'), path.join(root, 'vite.config.ts'), path.join(root, 'package-lock.json')];
+/** What the built files are made from: the renderer's sources, the shared code it imports, the build config and the dependency versions. */
+const sources = [path.join(root, 'renderer'), path.join(root, 'shared'), path.join(root, 'vite.config.ts'), path.join(root, 'package-lock.json')];
 
 function newestMtime(p) {
   let st;

@@ -20,6 +20,7 @@ import {
 } from '../../main/electron/security.ts';
 import { menuTemplate } from '../../main/electron/menu.ts';
 import { appRoot } from '../../main/paths.ts';
+import { CSP_DIRECTIVES } from '../../shared/contentSecurityPolicy.ts';
 
 const API = 'http://127.0.0.1:8427';
 const require = createRequire(import.meta.url);
@@ -186,12 +187,12 @@ describe('permissions, remote content and headers', () => {
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-|https?:|\*/);
   });
 
-  it('agrees with the meta policy the renderer build writes into index.html (vite.config.ts)', () => {
+  it('is the policy the renderer build writes into index.html, plus frame-ancestors', () => {
+    // Both come from shared/contentSecurityPolicy.ts: the build's meta tag and the desktop header cannot drift.
     const source = fs.readFileSync(path.join(appRoot, 'vite.config.ts'), 'utf8');
-    const block = /const CONTENT_SECURITY_POLICY = \[([\s\S]*?)\]\.join/.exec(source)?.[1] ?? '';
-    const meta = [...block.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
-    expect(meta).toContain("default-src 'self'");
-    for (const directive of meta) expect(CONTENT_SECURITY_POLICY.split('; ')).toContain(directive);
+    expect(source).toMatch(/CSP_DIRECTIVES\.join\('; '\)/);
+    expect(CONTENT_SECURITY_POLICY.split('; ')).toEqual([...CSP_DIRECTIVES, "frame-ancestors 'none'"]);
+    expect(CSP_DIRECTIVES).toContain("default-src 'self'");
   });
 });
 

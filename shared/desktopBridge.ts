@@ -47,6 +47,8 @@ export type MenuCommand = { kind: 'import-documents'; files: ImportedFile[] } | 
 export interface FolioBridge {
   /** Where the embedded REST API answers (`http://127.0.0.1:<port>`), for local scripts. */
   readonly apiUrl: string;
+  /** The data folder (documents, models, the database), shown in Settings. */
+  readonly dataDir: string;
   request(req: BridgeRequest): Promise<BridgeAnswer>;
   upload(req: BridgeUpload): Promise<BridgeAnswer>;
   /** Listens to the app menu; returns the function that stops listening. */
@@ -58,3 +60,5 @@ export const IPC_CHANNELS = { request: 'folio:request', upload: 'folio:upload', 
 
 /** The renderer process's argument that tells the preload the API's address (`--folio-api-url=http://...`). */
 export const API_URL_ARG = '--folio-api-url=';
+/** The same for the data folder (`--folio-data-dir=/home/ada/.local/share/folio`). */
+export const DATA_DIR_ARG = '--folio-data-dir=';

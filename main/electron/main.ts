@@ -106,7 +106,7 @@ async function start(): Promise<void> {
 }
 
 function openWindow(): void {
-  const win = createMainWindow(apiUrl());
+  const win = createMainWindow(apiUrl(), config.dataDir);
   mainWindow = win;
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = undefined;

@@ -7,8 +7,9 @@
 
 /** The same names as IPC_CHANNELS in shared/desktopBridge.ts (a test keeps them equal). */
 const CHANNELS = Object.freeze({ request: 'folio:request', upload: 'folio:upload', menu: 'folio:menu' });
-/** main.ts passes the API's address as an additional argument of the renderer process. */
+/** main.ts passes the API's address and the data folder as additional arguments of the renderer process. */
 const API_URL_ARG = '--folio-api-url=';
+const DATA_DIR_ARG = '--folio-data-dir=';
 
 /**
  * @param {Pick<import('electron').IpcRenderer, 'invoke' | 'on' | 'removeListener'>} ipc
@@ -16,10 +17,15 @@ const API_URL_ARG = '--folio-api-url=';
  * @returns {import('../../shared/desktopBridge.ts').FolioBridge}
  */
 function buildBridge(ipc, argv) {
-  const arg = argv.find((a) => a.startsWith(API_URL_ARG));
+  /** @param {string} prefix */
+  const argument = (prefix) => {
+    const arg = argv.find((a) => a.startsWith(prefix));
+    return arg ? arg.slice(prefix.length) : '';
+  };
   /** @type {import('../../shared/desktopBridge.ts').FolioBridge} */
   const bridge = {
-    apiUrl: arg ? arg.slice(API_URL_ARG.length) : '',
+    apiUrl: argument(API_URL_ARG),
+    dataDir: argument(DATA_DIR_ARG),
     request: (req) => ipc.invoke(CHANNELS.request, req),
     upload: (req) => ipc.invoke(CHANNELS.upload, req),
     onMenu(listener) {
@@ -44,7 +50,7 @@ function exposeBridge(contextBridge, ipc, argv) {
   contextBridge.exposeInMainWorld('folio', buildBridge(ipc, argv));
 }
 
-if (typeof module !== 'undefined') module.exports = { CHANNELS, API_URL_ARG, buildBridge, exposeBridge };
+if (typeof module !== 'undefined') module.exports = { CHANNELS, API_URL_ARG, DATA_DIR_ARG, buildBridge, exposeBridge };
 
 // In the window this file is the preload (Electron's renderer process); in tests it is only a module.
 if (process.type === 'renderer') {

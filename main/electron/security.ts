@@ -12,7 +12,7 @@ import type {
   OnHeadersReceivedListenerDetails,
   WindowOpenHandlerResponse,
 } from 'electron';
-import { API_URL_ARG } from '../../shared/desktopBridge.ts';
+import { API_URL_ARG, DATA_DIR_ARG } from '../../shared/desktopBridge.ts';
 import { CSP_DIRECTIVES } from '../../shared/contentSecurityPolicy.ts';
 
 /** The renderer is served from this privileged scheme (protocol.ts): one origin for the page and its files. */
@@ -26,8 +26,8 @@ export const APP_ORIGIN = `${APP_SCHEME}://app`;
  */
 export const CONTENT_SECURITY_POLICY = [...CSP_DIRECTIVES, "frame-ancestors 'none'"].join('; ');
 
-/** The window: `preloadPath` builds the bridge, which learns the API's address (`apiUrl`) from an argument. */
-export function windowOptions(preloadPath: string, apiUrl: string): BrowserWindowConstructorOptions {
+/** The window: `preloadPath` builds the bridge, which learns the API's address and the data folder from arguments. */
+export function windowOptions(preloadPath: string, apiUrl: string, dataDir = ''): BrowserWindowConstructorOptions {
   return {
     width: 1400,
     height: 900,
@@ -39,7 +39,7 @@ export function windowOptions(preloadPath: string, apiUrl: string): BrowserWindo
     backgroundColor: '#ffffff',
     webPreferences: {
       preload: preloadPath,
-      additionalArguments: [`${API_URL_ARG}${apiUrl}`],
+      additionalArguments: [`${API_URL_ARG}${apiUrl}`, `${DATA_DIR_ARG}${dataDir}`],
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,

@@ -36,8 +36,8 @@ export function guardContents(contents: WebContents, apiUrl: () => string): void
   contents.setWindowOpenHandler((details) => windowOpenHandler(apiUrl(), (url) => void shell.openExternal(url))(details));
 }
 
-export function createMainWindow(apiUrl: string): BrowserWindow {
-  const win = new BrowserWindow(windowOptions(PRELOAD_PATH, apiUrl));
+export function createMainWindow(apiUrl: string, dataDir: string): BrowserWindow {
+  const win = new BrowserWindow(windowOptions(PRELOAD_PATH, apiUrl, dataDir));
   win.once('ready-to-show', () => win.show());
   void win.loadURL(`${APP_ORIGIN}/`);
   return win;

@@ -22,6 +22,7 @@ function directBridge(s: TestServer): FolioBridge {
   const handlers = ipcHandlers(new RouteDispatcher(s.core, allRoutes, s.url));
   return {
     apiUrl: s.url,
+    dataDir: s.core.config.dataDir,
     request: async (req) => handlers['folio:request'](structuredClone(req)),
     upload: async (req) => handlers['folio:upload'](structuredClone(req)),
     onMenu: () => () => {},

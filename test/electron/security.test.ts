@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it, vi } from 'vitest';
 import type { FolioBridge, MenuCommand } from '../../shared/desktopBridge.ts';
-import { API_URL_ARG, IPC_CHANNELS } from '../../shared/desktopBridge.ts';
+import { API_URL_ARG, DATA_DIR_ARG, IPC_CHANNELS } from '../../shared/desktopBridge.ts';
 import {
   APP_ORIGIN,
   addSecurityHeaders,
@@ -29,12 +29,13 @@ const PRELOAD = path.join(appRoot, 'main', 'electron', 'preload.cjs');
 interface PreloadModule {
   CHANNELS: Record<string, string>;
   API_URL_ARG: string;
+  DATA_DIR_ARG: string;
   exposeBridge(contextBridge: { exposeInMainWorld(key: string, api: unknown): void }, ipc: unknown, argv: string[]): void;
 }
 
 describe('window options', () => {
   it('isolate and sandbox the renderer, without Node and with web security', () => {
-    const o = windowOptions('/app/main/electron/preload.cjs', API);
+    const o = windowOptions('/app/main/electron/preload.cjs', API, '/data/folio');
     expect(o.webPreferences).toMatchObject({
       preload: '/app/main/electron/preload.cjs',
       contextIsolation: true,
@@ -49,12 +50,12 @@ describe('window options', () => {
       navigateOnDragDrop: false,
     });
     // The only thing the page learns from the main process up front: where the API is.
-    expect(o.webPreferences?.additionalArguments).toEqual([`${API_URL_ARG}${API}`]);
+    expect(o.webPreferences?.additionalArguments).toEqual([`${API_URL_ARG}${API}`, `${DATA_DIR_ARG}/data/folio`]);
   });
 });
 
 describe('the preload', () => {
-  function exposed(argv: string[] = ['electron', `${API_URL_ARG}${API}`]) {
+  function exposed(argv: string[] = ['electron', `${API_URL_ARG}${API}`, `${DATA_DIR_ARG}/data/folio`]) {
     const preload = require(PRELOAD) as PreloadModule;
     const exposeInMainWorld = vi.fn();
     const listeners = new Map<string, (...args: unknown[]) => void>();
@@ -73,8 +74,9 @@ describe('the preload', () => {
     const { exposeInMainWorld, bridge } = exposed();
     expect(exposeInMainWorld).toHaveBeenCalledTimes(1);
     expect(exposeInMainWorld.mock.calls[0][0]).toBe('folio');
-    expect(Object.keys(bridge).sort()).toEqual(['apiUrl', 'onMenu', 'request', 'upload']);
+    expect(Object.keys(bridge).sort()).toEqual(['apiUrl', 'dataDir', 'onMenu', 'request', 'upload']);
     expect(bridge.apiUrl).toBe(API);
+    expect(bridge.dataDir).toBe('/data/folio');
     for (const name of ['request', 'upload', 'onMenu'] as const) expect(typeof bridge[name]).toBe('function');
     expect(Object.isFrozen(bridge)).toBe(true);
   });
@@ -110,7 +112,9 @@ describe('the preload', () => {
     const { preload, bridge } = exposed(['electron']);
     expect(preload.CHANNELS).toEqual(IPC_CHANNELS);
     expect(preload.API_URL_ARG).toBe(API_URL_ARG);
+    expect(preload.DATA_DIR_ARG).toBe(DATA_DIR_ARG);
     expect(bridge.apiUrl).toBe('');
+    expect(bridge.dataDir).toBe('');
   });
 });
 

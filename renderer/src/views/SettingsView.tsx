@@ -18,8 +18,14 @@ export function SettingsView() {
       <section className="card settings-card" aria-labelledby="data-title">
         <h2 id="data-title">Data folder</h2>
         <p className="muted">
-          Documents, models and the database are kept in Folio&apos;s data folder. In the desktop app, File → Open Data Folder
-          opens it; <code>folio serve</code> prints its location when it starts.
+          Documents, models and the database are kept in Folio&apos;s data folder
+          {window.folio?.dataDir ? (
+            <>
+              : <code>{window.folio.dataDir}</code> (File → Open Data Folder opens it).
+            </>
+          ) : (
+            <>; <code>folio serve</code> prints its location when it starts.</>
+          )}
         </p>
       </section>
       <OcrLanguagesCard />

@@ -130,10 +130,21 @@ test('review a document: accept, decline, mark missing, undo, label a drawn box,
   await page.keyboard.press('Escape');
   await expect(page.getByRole('search')).not.toContainText('1 of 1');
 
-  // Draw a box over "ACME" and label it Customer.
+  // In draw mode a click on a word offers that word; Escape lets it go.
   await page.getByRole('button', { name: 'Draw box' }).click();
-  const [acme] = await spansOf(server, doc.id, 'ACME');
   const pages = await server.get(`/api/v3/documents/${doc.id}/pages/`);
+  const [word] = await spansOf(server, doc.id, 'Corporation');
+  const pageBox = (await page.locator(`[data-page-number="${word.page_index + 1}"]`).boundingBox())!;
+  const [pw, ph] = pages.results[0].original_size;
+  await page.mouse.click(pageBox.x + ((word.x0 + word.x1) / 2) * (pageBox.width / pw), pageBox.y + (ph - (word.y0 + word.y1) / 2) * (pageBox.height / ph));
+  const offered = page.getByRole('dialog', { name: 'New annotation' });
+  await expect(offered.locator('q')).toHaveText('Corporation');
+  await page.keyboard.press('Escape');
+  await expect(offered).toHaveCount(0);
+
+  // Draw a box over "ACME" and label it Customer.
+  if ((await page.getByRole('button', { name: 'Draw box' }).getAttribute('aria-pressed')) !== 'true') await page.getByRole('button', { name: 'Draw box' }).click();
+  const [acme] = await spansOf(server, doc.id, 'ACME');
   await drawAround(page, acme, pages.results[0].original_size);
   const dialog = page.getByRole('dialog', { name: 'New annotation' });
   await expect(dialog.locator('q')).toHaveText('ACME');

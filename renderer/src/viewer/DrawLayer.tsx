@@ -1,9 +1,10 @@
 // Drawing mode over one page: a drag shows a rectangle and reports it in PDF points when released.
-// Escape during the drag abandons it. Tiny drags (a click) report nothing.
+// Escape during the drag abandons it. A click (a drag shorter than a few pixels) reports a rectangle of
+// no size at that point, so the embedder can take the word under it.
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { cssRectToPdf, type PdfRect, type Size } from './layout.ts';
 
-/** A drag shorter than this (CSS px) in both directions is a click, not a rectangle. */
+/** A drag shorter than this (CSS px) in both directions is a click: reported as the point it was made at. */
 const MIN_DRAG_PX = 3;
 
 interface Point {
@@ -55,8 +56,8 @@ export function DrawLayer({ page, scale, onRect }: Props) {
     if (!drag) return;
     const to = at(e);
     setDrag(null);
-    if (Math.abs(to.x - drag.from.x) < MIN_DRAG_PX && Math.abs(to.y - drag.from.y) < MIN_DRAG_PX) return;
-    onRect(cssRectToPdf(drag.from, to, scale, page));
+    const click = Math.abs(to.x - drag.from.x) < MIN_DRAG_PX && Math.abs(to.y - drag.from.y) < MIN_DRAG_PX;
+    onRect(cssRectToPdf(drag.from, click ? drag.from : to, scale, page));
   };
 
   return (

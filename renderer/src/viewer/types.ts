@@ -49,7 +49,8 @@ export interface ViewerProps {
   focusHighlight?: number | null;
   zoom: ZoomMode;
   onZoomChange?(zoom: ZoomMode): void;
-  /** Drawing mode: a drag on a page reports the rectangle instead of scrolling/selecting. */
+  /** Drawing mode: a drag on a page reports the rectangle instead of scrolling/selecting; a click reports
+   * a rectangle of no size at the point clicked (the review view labels the word there). */
   drawing?: boolean;
   onDrawRect?(rect: RectOnPage): void;
   onSelectAnnotation?(annotationId: number): void;

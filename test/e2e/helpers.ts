@@ -43,3 +43,18 @@ export async function snapshot(page: Page, info: TestInfo, name: string): Promis
   await page.screenshot({ path: file, fullPage: true });
   await info.attach(name, { path: file, contentType: 'image/png' });
 }
+
+/** Drags a rectangle a little larger than a span (PDF points, origin bottom left) over the viewer's page. */
+export async function drawAround(page: Page, span: { page_index: number; x0: number; x1: number; y0: number; y1: number }, pageSize: [number, number]): Promise<void> {
+  const box = (await page.locator(`.viewer-page[data-page-number="${span.page_index + 1}"]`).boundingBox())!;
+  const sx = box.width / pageSize[0];
+  const sy = box.height / pageSize[1];
+  const margin = 3;
+  const from = { x: box.x + (span.x0 - margin) * sx, y: box.y + (pageSize[1] - span.y1 - margin) * sy };
+  const to = { x: box.x + (span.x1 + margin) * sx, y: box.y + (pageSize[1] - span.y0 + margin) * sy };
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.up();
+}

@@ -4,7 +4,7 @@
 // on the next unreviewed document. After each step the API holds what the screen shows.
 import { expect, test, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { api, logIn, snapshot } from './helpers.ts';
+import { api, logIn, snapshot, drawAround } from './helpers.ts';
 
 type Server = Awaited<ReturnType<typeof api>>;
 
@@ -31,21 +31,6 @@ async function labelsOf(server: Server, doc: number): Promise<Record<string, { s
   const out: Record<string, { status: string; missing: number | null; annotations: any[] }> = {};
   for (const set of detail.annotation_sets) for (const l of set.labels) out[l.name] = { status: l.status, missing: l.missing_annotation, annotations: l.annotations };
   return out;
-}
-
-/** Drags a rectangle around a span (PDF points, origin bottom left) on the viewer's page, with a margin. */
-async function drawAround(page: Page, span: { page_index: number; x0: number; x1: number; y0: number; y1: number }, pageSize: [number, number]) {
-  const box = (await page.locator(`[data-page-number="${span.page_index + 1}"]`).boundingBox())!;
-  const sx = box.width / pageSize[0];
-  const sy = box.height / pageSize[1];
-  const margin = 3;
-  const from = { x: box.x + (span.x0 - margin) * sx, y: box.y + (pageSize[1] - span.y1 - margin) * sy };
-  const to = { x: box.x + (span.x1 + margin) * sx, y: box.y + (pageSize[1] - span.y0 + margin) * sy };
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
-  await page.mouse.move(to.x, to.y, { steps: 4 });
-  await page.mouse.up();
 }
 
 test('review a document: accept, decline, mark missing, undo, label a drawn box, finish', async ({ page }, info) => {

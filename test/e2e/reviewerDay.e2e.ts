@@ -8,7 +8,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { drawPage } from '../helpers/ocrPages.ts';
-import { api, logIn, snapshot } from './helpers.ts';
+import { api, logIn, snapshot, drawAround } from './helpers.ts';
+import { parseCsv } from '../helpers/csv.ts';
 
 type Server = Awaited<ReturnType<typeof api>>;
 interface Span {
@@ -67,20 +68,6 @@ async function labelsOf(server: Server, doc: number): Promise<Record<string, { s
   return out;
 }
 
-/** Drags a rectangle a little larger than a span (PDF points, origin bottom left) on the viewer's page. */
-async function drawAround(page: Page, span: Span, pageSize: [number, number]): Promise<void> {
-  const box = (await page.locator(`.viewer-page[data-page-number="${span.page_index + 1}"]`).boundingBox())!;
-  const s = box.width / pageSize[0];
-  const margin = 3;
-  const from = { x: box.x + (span.x0 - margin) * s, y: box.y + (pageSize[1] - span.y1 - margin) * s };
-  const to = { x: box.x + (span.x1 + margin) * s, y: box.y + (pageSize[1] - span.y0 + margin) * s };
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
-  await page.mouse.move(to.x, to.y, { steps: 4 });
-  await page.mouse.up();
-}
-
 /** Chooses files with the documents tab's "Upload files…" button, through the browser's file chooser. */
 async function chooseFiles(page: Page, files: { name: string; buffer: Buffer }[]): Promise<void> {
   const chooser = page.waitForEvent('filechooser');
@@ -96,27 +83,6 @@ async function addLabel(page: Page, name: string, dataType: string, set: string)
   await form.getByRole('button', { name: 'Add label' }).click();
   await expect(page.getByRole('button', { name: `Edit label ${name}`, exact: true })).toBeVisible();
   await expect(form.getByLabel('Label name')).toHaveValue('');
-}
-
-/** A small RFC 4180 reader (quoted fields with doubled quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
-    else field += c;
-  }
-  if (field || row.length) row.push(field), rows.push(row);
-  return rows;
 }
 
 const LABELS: [name: string, dataType: string, set: string][] = [

@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/testServer.ts';
 import { created, pdfWithLettersAtSpans, span, upload } from '../helpers/documentFixtures.ts';
 import { findSoffice } from '../../main/pipeline/office.ts';
 import { CSV_COLUMNS } from '../../main/services/exportService.ts';
+import { parseCsv } from '../helpers/csv.ts';
 
 let s: TestServer;
 let project: number;
@@ -52,27 +53,6 @@ describe('normalized values', () => {
     expect(relabelled.body.normalized).toBe('13,50');
   });
 });
-
-/** A small RFC 4180 reader (quoted fields with doubled quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
-    else field += c;
-  }
-  if (field || row.length) row.push(field), rows.push(row);
-  return rows;
-}
 
 describe('CSV export', () => {
   let csv: string;

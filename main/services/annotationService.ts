@@ -370,8 +370,12 @@ export class AnnotationService {
       });
     };
 
-    const out: TreeSet[] = sets.map((s) => ({ annotationSet: s, labelSet: labelSetById.get(s.label_set_id)!, labels: treeLabels(s.id, s.label_set_id) }));
-    const present = new Set(sets.map((s) => s.label_set_id));
+    // A set of a repeating label set left with nothing in it (its annotations deleted, an undo in review)
+    // is not shown: it would only add unfilled labels that block the review. The set stays in the store, so
+    // a request naming it still works; without other sets its label set shows as a potential set again.
+    const shown = sets.filter((s) => usedLabelsOfSet.has(s.id) || labelSetById.get(s.label_set_id)?.has_multiple_sections !== 1);
+    const out: TreeSet[] = shown.map((s) => ({ annotationSet: s, labelSet: labelSetById.get(s.label_set_id)!, labels: treeLabels(s.id, s.label_set_id) }));
+    const present = new Set(shown.map((s) => s.label_set_id));
     const potential = labelSets.filter((ls) => !present.has(ls.id)).sort((a, b) => b.is_default - a.is_default || a.id - b.id);
     for (const ls of potential) out.push({ annotationSet: null, labelSet: ls, labels: treeLabels(null, ls.id) });
     return { sets: out, refs: { labels, labelSets: labelSetById } };

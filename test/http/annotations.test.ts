@@ -51,6 +51,22 @@ describe('annotation set rules (spec 2.8, 7.1, 7.2)', () => {
     expect(a.label_set).toMatchObject({ id: t.items, name: 'Line items', has_multiple_sections: true, has_multiple_annotation_sets: true, is_default: false });
   });
 
+  it('a set of a repeating label set emptied by deletes leaves the tree (and the review), not the store', async () => {
+    const doc = await newDoc();
+    const a = await created(annotate(doc, { label: t.labels.item, label_set: t.items, span: [span(1, 'Pen')] }));
+    const b = await created(annotate(doc, { label: t.labels.item, label_set: t.items, span: [span(2, 'Ink')] }));
+    expect((await api.delete(`/api/v3/annotations/${b.id}/`)).status).toBe(204);
+    const itemSets = async () => (await detail(doc)).annotation_sets.filter((x: any) => x.label_set.id === t.items).map((x: any) => x.id);
+    expect(await itemSets()).toEqual([a.annotation_set]);
+    expect(setsOf(doc, t.items)).toEqual([a.annotation_set, b.annotation_set]);
+    // A request naming the emptied set still works, and shows it again.
+    const c = await created(annotate(doc, { label: t.labels.item, annotation_set: b.annotation_set, span: [span(3, 'Cap')] }));
+    expect(await itemSets()).toEqual([a.annotation_set, b.annotation_set]);
+    // With every set emptied, the label set is a potential set again (id null), as before its first annotation.
+    for (const id of [a.id, c.id]) expect((await api.delete(`/api/v3/annotations/${id}/`)).status).toBe(204);
+    expect(await itemSets()).toEqual([null]);
+  });
+
   it('repeating label set, existing set B: annotation_set re-uses B (id or object)', async () => {
     const doc = await newDoc();
     const a = await created(annotate(doc, { label: t.labels.item, label_set: t.items, span: [span(1, 'Pen')] }));

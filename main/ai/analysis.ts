@@ -68,23 +68,26 @@ interface Extraction {
 export function analysisHandlers(deps: AnalysisDeps): Record<string, JobHandler> {
   const { repos } = deps;
 
-  /** The category of a document without one: the active categorization AI's answer, else the fallback. */
-  async function categorize(doc: DocumentRow, input: CategorizationDocument): Promise<{ categoryId: number | null; confidence: number | null }> {
+  /**
+   * The category of a document without one: the active categorization AI's answer, else the fallback.
+   * `input` gives what the model reads (text and layout); the fallback reads only `text`.
+   */
+  async function categorize(doc: DocumentRow, text: string, input: () => Promise<CategorizationDocument>): Promise<{ categoryId: number | null; confidence: number | null }> {
     const ai = await repos.aiModels.findActive('categorization', doc.project_id);
     if (ai) {
-      const p = predictCategory(await deps.models.load(ai, parseCategorizer), input);
+      const p = predictCategory(await deps.models.load(ai, parseCategorizer), await input());
       return { categoryId: p.categoryId, confidence: p.confidence };
     }
     const categories = (await repos.categories.inProject(doc.project_id)).map((c) => ({ id: c.id, name: c.name }));
-    const p = fallbackCategory(input, categories);
+    const p = fallbackCategory({ id: doc.id, text }, categories);
     return { categoryId: p.categoryId, confidence: p.confidence };
   }
 
   /** The documents the active splitting AI sees in a multi-page upload; null when it sees one (or there is no AI). */
-  async function split(doc: DocumentRow, read: ExtractionDocument): Promise<ProposedDocument[] | null> {
+  async function split(doc: DocumentRow, read: () => Promise<ExtractionDocument>): Promise<ProposedDocument[] | null> {
     const ai = await repos.aiModels.findActive('splitting', doc.project_id);
     if (!ai) return null;
-    const pages = documentPages(read);
+    const pages = documentPages(await read());
     const proposal = proposeSplit(await deps.models.load(ai, parseSplitter), pages);
     if (proposal.starts.length < 2) return null;
     const pageIds = (await repos.pages.listForDocument(doc.id)).map((p) => p.id);
@@ -93,20 +96,21 @@ export function analysisHandlers(deps: AnalysisDeps): Record<string, JobHandler>
       const from = proposal.starts[k];
       const to = proposal.starts[k + 1] ?? pages.length;
       const text = pages.slice(from, to).map((p) => p.text).join('\f');
-      const category = await categorize(doc, { id: `${doc.id}:${from}`, text });
+      const part = { id: `${doc.id}:${from}`, text };
+      const category = await categorize(doc, text, async () => part);
       parts.push({ category: category.categoryId, category_confidence: category.confidence, pages: pageIds.slice(from, to), confidence: proposal.confidence[k] });
     }
     return parts;
   }
 
-  async function extract(doc: DocumentRow, read: ExtractionDocument, categoryId: number | null): Promise<Extraction | null> {
+  async function extract(doc: DocumentRow, read: () => Promise<ExtractionDocument>, categoryId: number | null): Promise<Extraction | null> {
     if (categoryId === null) return null;
     const ai = await repos.aiModels.findActive('extraction', doc.project_id, categoryId);
     if (!ai) return null;
     await repos.documents.update(doc.id, { status: DocumentStatus.EXTRACTION_IN_PROGRESS });
     const started = performance.now();
     const model = await deps.models.load(ai, parseModel);
-    const predictions = predictDocument(model, read);
+    const predictions = predictDocument(model, await read());
     return { aiId: ai.id, model, predictions, seconds: (performance.now() - started) / 1000 };
   }
 
@@ -146,7 +150,9 @@ export function analysisHandlers(deps: AnalysisDeps): Record<string, JobHandler>
       if (!doc || !WAITING.includes(doc.status)) return;
       const started = performance.now();
       const elapsed = () => (doc.processing_time ?? 0) + (performance.now() - started) / 1000;
-      const read = await extractionDocument(repos, doc);
+      // The pages' characters are read once, and only when a step has an AI to show them to.
+      let loaded: Promise<ExtractionDocument> | undefined;
+      const read = () => (loaded ??= extractionDocument(repos, doc));
 
       if (doc.status === DocumentStatus.QUEUING_FOR_SPLITTING || doc.status === DocumentStatus.SPLITTING_IN_PROGRESS) {
         await repos.documents.update(doc.id, { status: DocumentStatus.SPLITTING_IN_PROGRESS });
@@ -164,7 +170,7 @@ export function analysisHandlers(deps: AnalysisDeps): Record<string, JobHandler>
       let categorized: { categoryId: number | null; confidence: number | null } | null = null;
       if (categoryId === null) {
         await repos.documents.update(doc.id, { status: DocumentStatus.CATEGORIZATION_IN_PROGRESS });
-        categorized = await categorize(doc, read);
+        categorized = await categorize(doc, doc.text ?? '', read);
         categoryId = categorized.categoryId;
       }
       const extraction = await extract(doc, read, categoryId);

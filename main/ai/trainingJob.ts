@@ -35,12 +35,29 @@ export async function enqueueTraining(repos: Repos, ai: AiModelRow): Promise<voi
  * documents just now. Without test documents nothing can be compared: the newer model, trained on the
  * current reviews, takes over (documented in the README). A tie keeps the active one.
  */
-export function beatsActive(candidate: AiEvaluation | null, active: AiEvaluation | null, hasActive: boolean): boolean {
+function beatsActive(candidate: AiEvaluation | null, active: AiEvaluation | null, hasActive: boolean): boolean {
   if (!hasActive) return true;
   if (candidate !== null && active !== null) return candidate.score > active.score;
   if (candidate === null && active === null) return true;
   // Only one could be scored (the active model's file no longer reads, say): the scored one wins.
   return candidate !== null;
+}
+
+/** A new model file scored against the active model of its scope, on the same test documents. */
+export interface Comparison {
+  evaluation: AiEvaluation | null;
+  active: AiModelRow | undefined;
+  activeEvaluation: AiEvaluation | null;
+  /** The new model should take over (beatsActive). */
+  wins: boolean;
+}
+
+export async function compareWithActive(repos: Repos, blobs: BlobStore, trainer: Trainer, scope: AiModelRow, file: string): Promise<Comparison> {
+  const active = await repos.aiModels.findActive(scope.kind, scope.project_id, scope.category_id);
+  const files = [file];
+  if (active?.model_blob) files.push((await blobs.read(active.model_blob)).toString('utf8'));
+  const [evaluation, activeEvaluation = null] = await trainer.evaluate(repos, scope, files);
+  return { evaluation, active, activeEvaluation, wins: beatsActive(evaluation, activeEvaluation, !!active) };
 }
 
 export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandler> {
@@ -73,9 +90,7 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
       }
       await writing;
       await repos.aiModels.update(ai.id, { progress: 95, stage: 'evaluating' });
-      const evaluation = await trainer.evaluate(repos, ai, output.file);
-      const active = await repos.aiModels.findActive(ai.kind, ai.project_id, ai.category_id);
-      const activeEvaluation = active?.model_blob ? await trainer.evaluate(repos, active, (await deps.blobs.read(active.model_blob)).toString('utf8')).catch(() => null) : null;
+      const { evaluation, active, activeEvaluation, wins } = await compareWithActive(repos, deps.blobs, trainer, ai, output.file);
       const blob = await deps.blobs.put(Buffer.from(output.file, 'utf8'));
       await ctx.completeWith(async (r) => {
         await r.aiModels.update(ai.id, {
@@ -88,7 +103,7 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
           model_size: blob.size,
           finished_at: now(),
         });
-        if (beatsActive(evaluation, activeEvaluation, !!active)) await r.aiModels.activate(ai);
+        if (wins) await r.aiModels.activate(ai);
         await notifyRequester(r, ai);
       });
     },

@@ -12,7 +12,7 @@ import type { Trainer } from '../ai/trainers/types.ts';
 import type { UploadedFile } from './documentService.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { DatasetStatus, DocumentStatus } from '../domain/documentStatus.ts';
-import { beatsActive, enqueueTraining } from '../ai/trainingJob.ts';
+import { compareWithActive, enqueueTraining } from '../ai/trainingJob.ts';
 
 const unknownPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
 
@@ -77,9 +77,7 @@ export class AiModelService {
       throw ValidationError.of('file', `Not a Folio ${AI_NAMES[kind]} model file: ${(err as Error).message}.`);
     }
     const draft = { kind, project_id: projectId, category_id: categoryId } as AiModelRow;
-    const evaluation = await trainer.evaluate(this.repos, draft, text);
-    const active = await this.repos.aiModels.findActive(kind, projectId, categoryId);
-    const activeEvaluation = active?.model_blob ? await trainer.evaluate(this.repos, active, (await this.blobs.read(active.model_blob)).toString('utf8')).catch(() => null) : null;
+    const { evaluation, wins } = await compareWithActive(this.repos, this.blobs, trainer, draft, text);
     const blob = await this.blobs.put(Buffer.from(text, 'utf8'));
     const t = new Date().toISOString();
     return this.uow(async (r) => {
@@ -102,7 +100,7 @@ export class AiModelService {
         started_at: t,
         finished_at: t,
       });
-      if (beatsActive(evaluation, activeEvaluation, !!active)) await r.aiModels.activate(ai);
+      if (wins) await r.aiModels.activate(ai);
       return (await r.aiModels.findById(ai.id))!;
     });
   }

@@ -6,7 +6,7 @@ import type { Repos } from '../../store/repositories/index.ts';
 import type { AiModelRow } from '../../store/schema.ts';
 import { datasetDocuments, extractionDocument } from '../aiData.ts';
 import { evaluateCategorizer, NothingToCategorize, parseCategorizer, serializeCategorizer, trainCategorizer, type LabelledDocument } from '../categorization/index.ts';
-import { NothingToTrain, type AiEvaluation, type Trainer } from './types.ts';
+import { NothingToTrain, scoreEach, type AiEvaluation, type Trainer } from './types.ts';
 
 async function labelledDocuments(repos: Repos, projectId: number, datasetStatus: number): Promise<LabelledDocument[]> {
   const out: LabelledDocument[] = [];
@@ -35,18 +35,20 @@ export const categorizationTrainer: Trainer = {
     }
   },
 
-  async evaluate(repos: Repos, model: AiModelRow, file: string): Promise<AiEvaluation | null> {
+  async evaluate(repos: Repos, model: AiModelRow, files: string[]): Promise<(AiEvaluation | null)[]> {
     const docs = await labelledDocuments(repos, model.project_id, DatasetStatus.TEST);
-    if (!docs.length) return null;
-    const result = evaluateCategorizer(parseCategorizer(file), docs);
-    return {
-      score: result.accuracy,
-      metric: 'accuracy',
-      documents: result.documents,
-      accuracy: result.accuracy,
-      categories: Object.entries(result.perCategory).map(([id, c]) => ({ category: Number(id), name: c.name, correct: c.correct, total: c.total })),
-      confusion: result.confusion,
-    };
+    if (!docs.length) return files.map(() => null);
+    return scoreEach(files, (file) => {
+      const result = evaluateCategorizer(parseCategorizer(file), docs);
+      return {
+        score: result.accuracy,
+        metric: 'accuracy',
+        documents: result.documents,
+        accuracy: result.accuracy,
+        categories: Object.entries(result.perCategory).map(([id, c]) => ({ category: Number(id), name: c.name, correct: c.correct, total: c.total })),
+        confusion: result.confusion,
+      };
+    });
   },
 
   check(file: string) {

@@ -3,10 +3,10 @@
 // with the exact-offset rule: label, label set, first and last character must all be right.
 import { DatasetStatus } from '../../domain/documentStatus.ts';
 import { datasetDocuments, extractionSchema, trainingDocument } from '../aiData.ts';
-import { evaluate, NothingToLearn, parseModel, predictDocument, trainInWorker } from '../extraction/index.ts';
+import { evaluate, NothingToLearn, parseModel, predictDocument, trainInWorker, type Evaluation, type TrainingDocument } from '../extraction/index.ts';
 import type { Repos } from '../../store/repositories/index.ts';
 import type { AiModelRow } from '../../store/schema.ts';
-import { NothingToTrain, snakeScore, type AiEvaluation, type Trainer } from './types.ts';
+import { NothingToTrain, scoreEach, snakeScore, type AiEvaluation, type Trainer } from './types.ts';
 
 async function categoryOf(model: AiModelRow): Promise<number> {
   if (model.category_id === null) throw new NothingToTrain('An extraction AI needs a category.');
@@ -34,28 +34,31 @@ export const extractionTrainer: Trainer = {
     }
   },
 
-  async evaluate(repos: Repos, model: AiModelRow, file: string): Promise<AiEvaluation | null> {
+  async evaluate(repos: Repos, model: AiModelRow, files: string[]): Promise<(AiEvaluation | null)[]> {
     const categoryId = await categoryOf(model);
     const rows = await datasetDocuments(repos, model.project_id, DatasetStatus.TEST, categoryId);
-    if (!rows.length) return null;
-    const parsed = parseModel(file);
-    const documents = [];
-    for (const row of rows) {
-      const doc = await trainingDocument(repos, row);
-      documents.push({ gold: doc.annotations.filter((a) => a.correct), predicted: predictDocument(parsed, doc) });
-    }
-    const result = evaluate(documents, parsed.schema, 'exact');
-    return {
-      score: result.overall.f1,
-      metric: 'f1',
-      documents: result.documents,
-      rule: result.rule,
-      overall: snakeScore(result.overall),
-      labels: Object.values(result.labels).map((l) => ({ label: l.labelId, name: l.name, ...snakeScore(l) })),
-    };
+    if (!rows.length) return files.map(() => null);
+    const tests: TrainingDocument[] = [];
+    for (const row of rows) tests.push(await trainingDocument(repos, row));
+    return scoreEach(files, (file) => {
+      const parsed = parseModel(file);
+      const documents = tests.map((doc) => ({ gold: doc.annotations.filter((a) => a.correct), predicted: predictDocument(parsed, doc) }));
+      return scoreOf(evaluate(documents, parsed.schema, 'exact'));
+    });
   },
 
   check(file: string) {
     parseModel(file);
   },
 };
+
+function scoreOf(result: Evaluation): AiEvaluation {
+  return {
+    score: result.overall.f1,
+    metric: 'f1',
+    documents: result.documents,
+    rule: result.rule,
+    overall: snakeScore(result.overall),
+    labels: Object.values(result.labels).map((l) => ({ label: l.labelId, name: l.name, ...snakeScore(l) })),
+  };
+}

@@ -6,7 +6,7 @@ import type { Repos } from '../../store/repositories/index.ts';
 import type { AiModelRow } from '../../store/schema.ts';
 import { datasetDocuments, extractionDocument } from '../aiData.ts';
 import { documentPages, evaluateSplitter, NothingToSplit, parseSplitter, serializeSplitter, trainSplitter, type SplitPage, type SplitStream } from '../splitting/index.ts';
-import { NothingToTrain, snakeScore, type AiEvaluation, type Trainer } from './types.ts';
+import { NothingToTrain, scoreEach, snakeScore, type AiEvaluation, type Trainer } from './types.ts';
 
 const DOCUMENTS_PER_STREAM = 3;
 
@@ -35,9 +35,9 @@ export const splittingTrainer: Trainer = {
     }
   },
 
-  async evaluate(repos: Repos, model: AiModelRow, file: string): Promise<AiEvaluation | null> {
+  async evaluate(repos: Repos, model: AiModelRow, files: string[]): Promise<(AiEvaluation | null)[]> {
     const docs = await pagesOf(repos, model.project_id, DatasetStatus.TEST);
-    if (!docs.length) return null;
+    if (!docs.length) return files.map(() => null);
     const streams: SplitStream[] = [];
     for (let i = 0; i < docs.length; i += DOCUMENTS_PER_STREAM) {
       const stream: SplitStream = { pages: [], starts: [] };
@@ -47,8 +47,10 @@ export const splittingTrainer: Trainer = {
       }
       streams.push(stream);
     }
-    const result = evaluateSplitter(parseSplitter(file), streams);
-    return { score: result.f1, metric: 'f1', documents: docs.length, streams: result.streams, overall: snakeScore(result) };
+    return scoreEach(files, (file) => {
+      const result = evaluateSplitter(parseSplitter(file), streams);
+      return { score: result.f1, metric: 'f1', documents: docs.length, streams: result.streams, overall: snakeScore(result) };
+    });
   },
 
   check(file: string) {

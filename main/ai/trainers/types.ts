@@ -32,14 +32,28 @@ export interface Trainer {
   kind: AiKind;
   /** Throws NothingToTrain when the data cannot make a model. */
   train(input: TrainerInput): Promise<TrainerOutput>;
-  /** Scores a model file of this kind on the scope's test documents; null when there are none. */
-  evaluate(repos: Repos, model: AiModelRow, file: string): Promise<AiEvaluation | null>;
+  /**
+   * Scores model files of this kind on the scope's test documents, read once for all of them: one
+   * evaluation per file, null when there are no test documents or the file cannot be read.
+   */
+  evaluate(repos: Repos, model: AiModelRow, files: string[]): Promise<(AiEvaluation | null)[]>;
   /** Refuses a file that is not a model of this kind (upload), with a message that says why. */
   check(file: string): void;
 }
 
 /** Training cannot start or cannot produce a model from the data there is: the reason is the user's to fix. */
 export class NothingToTrain extends Error {}
+
+/** Each file scored by `score`; a file that does not read (an old active model, say) scores null. */
+export function scoreEach(files: string[], score: (file: string) => AiEvaluation): (AiEvaluation | null)[] {
+  return files.map((file) => {
+    try {
+      return score(file);
+    } catch {
+      return null;
+    }
+  });
+}
 
 export const snakeScore = (s: { precision: number; recall: number; f1: number; truePositives: number; falsePositives: number; falseNegatives: number }) => ({
   precision: s.precision,

@@ -135,7 +135,7 @@ export class AiModelService {
   async remove(user: UserRow, kind: AiKind, id: number): Promise<void> {
     const ai = await this.get(user, kind, id);
     await this.uow((r) => r.aiModels.remove(ai.id));
-    if (ai.model_blob && !(await this.repos.aiModels.blobKeys()).includes(ai.model_blob)) await this.blobs.remove(ai.model_blob);
+    if (ai.model_blob && (await this.repos.aiModels.countByBlob(ai.model_blob)) === 0) await this.blobs.remove(ai.model_blob);
   }
 
   /** The model file with a name that says what it is. */

@@ -126,6 +126,8 @@ describe('extraction AIs', () => {
 
     expect((await s.admin.delete(`/api/v3/extraction-ais/${again.body.id}/`)).status).toBe(204);
     expect((await s.admin.get(`/api/v3/extraction-ais/${again.body.id}/`)).status).toBe(404);
+    // The deleted copy shared its content-addressed file with the first model, which still has it.
+    expect((await s.admin.request('GET', active.file_url)).status).toBe(200);
     // An extraction AI is not reachable under another kind's path.
     expect((await s.admin.get(`/api/v3/category-ais/${active.id}/`)).status).toBe(404);
   });

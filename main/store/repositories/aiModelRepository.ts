@@ -74,6 +74,12 @@ export class AiModelRepository {
     await this.db.updateTable('ai_models').set({ active: 1, updated_at: now() }).where('id', '=', model.id).execute();
   }
 
+  /** How many models keep this file (an uploaded copy shares the content-addressed blob). */
+  async countByBlob(key: string): Promise<number> {
+    const r = await this.db.selectFrom('ai_models').select((eb) => eb.fn.countAll<number>().as('n')).where('model_blob', '=', key).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
   /** Blob keys of model files and of split originals, for the blob sweep. */
   async blobKeys(): Promise<string[]> {
     const models = await this.db.selectFrom('ai_models').select('model_blob').where('model_blob', 'is not', null).execute();

@@ -1,6 +1,7 @@
 // The Folio core: one per data folder. Opens the store, brings the schema up to date and builds the
 // services. The headless server, the CLI and the Electron shell all start from here.
-// First: keeps the engine's JSON functions before pdf.js (loaded below) replaces them.
+// First, as a safeguard: pdf.js now loads in the PDF worker threads (which import this themselves), but
+// anything that loads it on the main thread later must not replace the engine's JSON functions.
 import './pipeline/nativeJson.ts';
 import fs from 'node:fs';
 import path from 'node:path';

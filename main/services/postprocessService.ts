@@ -12,7 +12,7 @@ import { cleanFileName, visibleDocument, type DocumentService } from './document
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { composePdf, type OutputPage } from '../pipeline/postprocess.ts';
-import { sniff } from '../pipeline/sniff.ts';
+import { withoutOcrLayers } from '../pipeline/ocrLayer.ts';
 import { enqueueAnalysis } from '../ai/analysis.ts';
 
 const unknownPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
@@ -47,19 +47,20 @@ export class PostprocessService {
     const unchanged = outputs.length === 1 && outputs[0].pages.every((p, i) => indexOf.get(p.id) === i && p.angle % 360 === 0);
     if (unchanged) return [await this.keep(doc, outputs[0].name, categories[0])];
 
-    // Pages come from the searchable PDF (their text is read again without OCR), except turned pages that
-    // OCR read: those come from the upload when it is a PDF, so OCR reads them again the right way up.
+    // Pages come from the searchable PDF. A page that OCR read comes without Folio's invisible text layer,
+    // turned or not, so OCR reads it again the way it now stands (a receipt turned upright is read
+    // upright; an image upload has no other copy of its page without the layer) and it stays marked as
+    // OCR'd. Born-digital pages keep their own text layer and are read again without OCR.
     const searchable = doc.searchable_blob_key ? await this.blobs.read(doc.searchable_blob_key) : null;
     if (!searchable) throw new NotFoundError('The searchable PDF of this document is missing: process it again.');
-    const original = await this.blobs.read(doc.blob_key);
+    const ocrIndexes = pages.flatMap((p, i) => (p.ocr === 1 ? [i] : []));
     const sources: Uint8Array[] = [searchable];
-    if (sniff(original).kind === 'pdf') sources.push(original);
+    if (ocrIndexes.length) sources.push(await withoutOcrLayers(searchable, ocrIndexes));
     const files: Buffer[] = [];
     for (const out of outputs) {
       const selection: OutputPage[] = out.pages.map((p) => {
         const index = indexOf.get(p.id)!;
-        const reread = p.angle % 360 !== 0 && pages[index].ocr === 1 && sources.length > 1;
-        return { sourceIndex: index, angle: p.angle, source: reread ? 1 : 0 };
+        return { sourceIndex: index, angle: p.angle, source: pages[index].ocr === 1 ? 1 : 0 };
       });
       files.push(Buffer.from(await composePdf(sources, selection)));
     }

@@ -274,25 +274,57 @@ export class AnnotationService {
     return this.uow(async (r) => {
       const created: MissingAnnotationRow[] = [];
       for (const [i, item] of items.entries()) {
-        const p = isList ? `${i}.` : '';
-        const doc = await documentForField(r, user, item.document, `${p}document`);
-        this.assertUnlocked(doc);
-        const label = await this.labelFor(r, doc, item.label, `${p}label`);
-        const labelSetId = item.label_set ?? item.label_set_id ?? null;
-        if (labelSetId === null && item.annotation_set == null) throw ValidationError.of(`${p}label_set`, 'This field is required.');
-        const setId = await this.resolveSet(r, doc, label, item.annotation_set ?? null, labelSetId, 'missing', p);
-        const filled = (await r.annotations.annotationsOfLabel(doc.id, label.id)).find((a) => a.annotation_set_id === setId && fillsLabel(stateOf(a)));
-        if (filled) {
-          throw ValidationError.of(`${p}label`, `Label "${label.name}" has an accepted annotation (${filled.id}) in annotation set ${setId}: it cannot be marked missing.`);
-        }
-        if (await r.annotations.findMissingFor(setId, label.id)) {
-          throw ValidationError.of(`${p}label`, `Label "${label.name}" is already marked missing in annotation set ${setId}.`);
-        }
-        const set = (await r.annotations.findSet(setId))!;
-        created.push(await r.annotations.insertMissing({ document_id: doc.id, label_id: label.id, label_set_id: set.label_set_id, annotation_set_id: setId, created_by: user.id }));
+        const target = await this.missingTarget(r, user, item, isList ? `${i}.` : '');
+        created.push(await r.annotations.insertMissing({ ...target, created_by: user.id }));
       }
       return created;
     });
+  }
+
+  /**
+   * PUT (replace: document and label required) or PATCH: moves the mark to another label or annotation set
+   * of the same document, under the rules of a new one. Naming another document is a 400: a mark belongs to
+   * its document.
+   */
+  updateMissing(user: UserRow, id: number, changes: Partial<MissingAnnotationCreateItem>): Promise<MissingAnnotationRow> {
+    return this.uow(async (r) => {
+      const { row } = await this.visibleMissing(r, user, id);
+      if (changes.document !== undefined && changes.document !== row.document_id) {
+        throw ValidationError.of('document', 'A missing annotation stays with its document; delete it and mark the label missing in the other document.');
+      }
+      const setNamed = changes.label_set != null || changes.label_set_id != null || changes.annotation_set != null;
+      const item: MissingAnnotationCreateItem = {
+        document: row.document_id,
+        label: changes.label ?? row.label_id,
+        // A new label set without a new annotation set means: that label set's set, not the old one.
+        label_set: changes.label_set ?? changes.label_set_id ?? (setNamed ? null : row.label_set_id),
+        annotation_set: changes.annotation_set ?? (setNamed ? null : row.annotation_set_id),
+      };
+      const target = await this.missingTarget(r, user, item, '', row.id);
+      await r.annotations.updateMissing(row.id, { label_id: target.label_id, label_set_id: target.label_set_id, annotation_set_id: target.annotation_set_id });
+      return (await r.annotations.findMissing(row.id))!;
+    });
+  }
+
+  /** Where a missing annotation goes, checked as spec 3.2 asks: a label not filled there and not marked
+   * already (`self`: the mark being moved, which does not count against itself). */
+  private async missingTarget(r: Repos, user: UserRow, item: MissingAnnotationCreateItem, p: string, self?: number) {
+    const doc = await documentForField(r, user, item.document, `${p}document`);
+    this.assertUnlocked(doc);
+    const label = await this.labelFor(r, doc, item.label, `${p}label`);
+    const labelSetId = item.label_set ?? item.label_set_id ?? null;
+    if (labelSetId === null && item.annotation_set == null) throw ValidationError.of(`${p}label_set`, 'This field is required.');
+    const setId = await this.resolveSet(r, doc, label, item.annotation_set ?? null, labelSetId, 'missing', p);
+    const filled = (await r.annotations.annotationsOfLabel(doc.id, label.id)).find((a) => a.annotation_set_id === setId && fillsLabel(stateOf(a)));
+    if (filled) {
+      throw ValidationError.of(`${p}label`, `Label "${label.name}" has an accepted annotation (${filled.id}) in annotation set ${setId}: it cannot be marked missing.`);
+    }
+    const already = await r.annotations.findMissingFor(setId, label.id);
+    if (already && already.id !== self) {
+      throw ValidationError.of(`${p}label`, `Label "${label.name}" is already marked missing in annotation set ${setId}.`);
+    }
+    const set = (await r.annotations.findSet(setId))!;
+    return { document_id: doc.id, label_id: label.id, label_set_id: set.label_set_id, annotation_set_id: setId };
   }
 
   async getMissing(user: UserRow, id: number): Promise<MissingAnnotationRow> {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { DocumentRow, DocumentUpdate, NewDocument, UserRow } from '../store/schema.ts';
 import type { DocumentListRow, DocumentView } from '../store/repositories/documentRepository.ts';
+import type { PageSummary } from '../store/repositories/pageRepository.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
 import type { DocumentPatch, DocumentPut, DocumentUpload } from '../../shared/schemas/documents.ts';
@@ -37,6 +38,8 @@ const noPipeline: DocumentPipelineHook = { enqueue: async () => {}, waitUntilPro
 export interface DocumentDetailView {
   doc: DocumentView;
   tree: DocumentTree;
+  /** Its pages as the page endpoint lists them (compat.md: clients build their page objects from these). */
+  pages: PageSummary[];
 }
 
 const unknownPk = (id: number | string) => `Invalid pk "${id}" - object does not exist.`;
@@ -145,7 +148,7 @@ export class DocumentService {
    */
   async detailFor(user: UserRow | undefined, id: number): Promise<DocumentDetailView> {
     const doc = await this.readable(user, id);
-    return { doc, tree: await this.annotations.documentTree(doc) };
+    return this.view(doc);
   }
 
   /** A document `user` may read: public documents for anyone, others for their project's members. */
@@ -160,12 +163,17 @@ export class DocumentService {
   async detailById(id: number): Promise<DocumentDetailView> {
     const doc = await this.repos.documents.findById(id);
     if (!doc) throw new NotFoundError('Document not found.');
-    return { doc, tree: await this.annotations.documentTree(doc) };
+    return this.view(doc);
   }
 
   async detail(user: UserRow, id: number): Promise<DocumentDetailView> {
     const doc = await visibleDocument(this.repos, user, id);
-    return { doc, tree: await this.annotations.documentTree(doc) };
+    return this.view(doc);
+  }
+
+  private async view(doc: DocumentView): Promise<DocumentDetailView> {
+    const [tree, pages] = await Promise.all([this.annotations.documentTree(doc), this.repos.pages.listForDocument(doc.id)]);
+    return { doc, tree, pages };
   }
 
   async patch(user: UserRow, id: number, changes: DocumentPatch): Promise<DocumentView> {

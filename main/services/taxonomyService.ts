@@ -132,7 +132,8 @@ export class TaxonomyService {
 
   /** The label's own columns from a body; `complete` fills what is missing with the defaults. */
   private labelValues(input: LabelInput, complete: boolean): Partial<LabelValues> {
-    const dataType = input.data_type === undefined ? undefined : labelDataType(input.data_type);
+    const rawType = input.data_type ?? input.get_data_type_display;
+    const dataType = rawType === undefined ? undefined : labelDataType(rawType);
     const description = input.description === undefined ? undefined : input.description ?? '';
     const v: Partial<LabelValues> = { name: input.name ?? input.text, dataType, description, threshold: input.threshold };
     if (complete) {

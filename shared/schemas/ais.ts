@@ -37,6 +37,9 @@ export const AiPatch = z.object({
   active: z.boolean().optional().describe('true makes a finished model the one in use; false stops using it'),
 });
 export type AiPatch = z.infer<typeof AiPatch>;
+/** PUT replaces what a client may change: the name (required) and the description (empty when left out);
+ * `active` is an action, so leaving it out leaves it as it is. */
+export const AiPut = AiPatch.extend({ name: z.string().max(255) });
 
 export const AiStatus = z.enum(['queued', 'training', 'done', 'failed']);
 

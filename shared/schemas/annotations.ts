@@ -119,6 +119,7 @@ export const Annotation = z.object({
   document: Id,
   label: LabelRef,
   label_set: LabelSetRef,
+  label_set_id: Id.describe("the label set's id (compat.md: clients send and read both spellings)"),
   annotation_set: Id,
   span: z.array(SpanOut),
   offset_string: z.string(),
@@ -163,6 +164,9 @@ const missingFields = z.object({
   annotation_set: Ref.nullable().optional().describe('needed when the document holds several sets of a repeating label set'),
 });
 export type MissingAnnotationCreateItem = z.infer<typeof missingFields>;
+/** PUT names the document and the label again; PATCH any of the fields. */
+export const MissingAnnotationPut = missingFields;
+export const MissingAnnotationPatch = missingFields.partial();
 const missingList = z.array(missingFields).min(1, 'Send at least one missing annotation.').max(10_000);
 
 /**

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Id, Name, Timestamp } from './common.ts';
 import { AnnotationSetTree, FormBool, FormInt, Ref } from './annotations.ts';
+import { PageOut } from './geometry.ts';
 
 const nothing = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
@@ -92,12 +93,13 @@ export const DocumentListItem = z.object({
 
 export const DocumentDetail = DocumentListItem.extend({
   text: z.string().nullable(),
-  pages: z.array(z.unknown()),
+  pages: z.array(PageOut).describe('the pages as GET documents/<id>/pages/ lists them, one per page of text'),
   annotation_sets: z.array(AnnotationSetTree),
 });
 export type DocumentDetail = z.infer<typeof DocumentDetail>;
 
 /** Version 2 upload answer: the detail plus the category as `category_template`. */
-export const DocumentDetailV2 = DocumentDetail.extend({ category_template: Id.nullable() });
+export const DocumentDetailV2 = DocumentDetail.extend({ category_template: Id.nullable().describe('same as category') });
+export const DocumentListItemV2 = DocumentListItem.extend({ category_template: Id.nullable().describe('same as category') });
 
 export const FileNotReady = z.object({ detail: z.string() });

@@ -47,6 +47,25 @@ export const Category = z.object({
   project: Id,
   label_sets: IdList.describe('label sets linked to the category, its default label set included'),
   labels: IdList.describe('labels of the default label set'),
+  schema: z
+    .array(
+      z.object({
+        id: Id,
+        name: z.string(),
+        api_name: z.string().describe('the name as an identifier: other characters than letters, digits and _ become _'),
+        has_multiple_annotation_sets: z.boolean(),
+        has_multiple_sections: z.boolean().describe('same as has_multiple_annotation_sets'),
+        labels: z.array(z.object({
+          id: Id,
+          name: z.string(),
+          api_name: z.string(),
+          data_type: z.enum(LABEL_DATA_TYPES),
+          has_multiple_top_candidates: z.boolean().describe('always false: Folio keeps one value per label and annotation set'),
+          threshold: z.number(),
+        })),
+      }),
+    )
+    .describe("the category's label sets (its default label set first) with their labels: the taxonomy clients read"),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -58,6 +77,7 @@ const LabelFields = z.object({
   name: Name.optional(),
   text: Name.optional().describe('legacy spelling of name'),
   data_type: DataTypeInput.optional(),
+  get_data_type_display: DataTypeInput.optional().describe('legacy spelling of data_type (data_type wins when both are sent)'),
   description: z.string().max(10_000).nullable().optional(),
   threshold: z.number().min(0).max(1).optional(),
   categories: IdList.optional().describe('puts the label into the default label set of each category not covered by label_sets'),

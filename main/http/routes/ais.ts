@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import { route, type Ctx, type RouteSpec } from '../route.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
-import { AiModel, AiPatch, AiUpload, ExtractionAiCreate, ProjectAiCreate } from '../../../shared/schemas/ais.ts';
+import { AiModel, AiPatch, AiPut, AiUpload, ExtractionAiCreate, ProjectAiCreate } from '../../../shared/schemas/ais.ts';
 import type { AiKind, AiModelRow } from '../../store/schema.ts';
 import type { AiScope } from '../../services/aiModelService.ts';
 import { bool, isoOut } from '../dto.ts';
@@ -120,6 +120,15 @@ function collectionRoutes(c: Collection): RouteSpec[] {
       body: AiPatch,
       response: AiModel,
       handler: async (ctx) => aiModelOut(await service(ctx).patch(ctx.user, c.kind, ctx.id(), ctx.body)),
+    }),
+    route({
+      method: 'put',
+      path: `${c.path}:id/`,
+      tag,
+      summary: `Replace the name and description of a ${what(c.kind)} (name required; a left-out description becomes empty), optionally switching it active`,
+      body: AiPut,
+      response: AiModel,
+      handler: async (ctx) => aiModelOut(await service(ctx).patch(ctx.user, c.kind, ctx.id(), { ...ctx.body, description: ctx.body.description ?? '' })),
     }),
     route({
       method: 'delete',

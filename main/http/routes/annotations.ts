@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { route, type RouteSpec } from '../route.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import {
-  Annotation, AnnotationCreate, AnnotationPatch, BulkReview, DocumentAnnotationCreate, MissingAnnotation, MissingAnnotationCreate,
+  Annotation, AnnotationCreate, AnnotationPatch, BulkReview, DocumentAnnotationCreate, MissingAnnotation, MissingAnnotationCreate, MissingAnnotationPatch, MissingAnnotationPut,
   type MissingAnnotationCreateItem,
 } from '../../../shared/schemas/annotations.ts';
 import type { LabelRow, LabelSetRow, MissingAnnotationRow } from '../../store/schema.ts';
@@ -32,6 +32,7 @@ export function annotationOut(a: AnnotationWithSet, refs: Refs): z.infer<typeof 
     document: a.document_id,
     label: labelRefOut(refs.labels.get(a.label_id)!),
     label_set: labelSetRefOut(refs.labelSets.get(a.label_set_id)!),
+    label_set_id: a.label_set_id,
     annotation_set: a.annotation_set_id,
     span: spans.map(spanOut),
     offset_string: a.offset_string,
@@ -236,6 +237,19 @@ export const annotationRoutes: RouteSpec[] = [
     response: MissingAnnotation,
     handler: async (ctx) => missingOut(await ctx.core.services.annotations.getMissing(ctx.user, ctx.id())),
   }),
+  ...(['put', 'patch'] as const).map((method) =>
+    route({
+      method,
+      path: `${missingBase}:id/`,
+      tag: 'missing-annotations',
+      summary: method === 'put'
+        ? 'Replace a missing annotation: its label, label set or annotation set in the same document (document and label required)'
+        : 'Move a missing annotation to another label, label set or annotation set of the same document',
+      body: method === 'put' ? MissingAnnotationPut : MissingAnnotationPatch,
+      response: MissingAnnotation,
+      handler: async (ctx) => missingOut(await ctx.core.services.annotations.updateMissing(ctx.user, ctx.id(), ctx.body)),
+    }),
+  ),
   route({
     method: 'delete',
     path: `${missingBase}:id/`,

@@ -5,13 +5,14 @@ import { z } from 'zod';
 import { RESPONDED, route, type Ctx, type RouteSpec } from '../route.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import {
-  DocumentDetail, DocumentDetailV2, DocumentListItem, DocumentPatch, DocumentPut, DocumentUpload,
+  DocumentDetail, DocumentDetailV2, DocumentListItem, DocumentListItemV2, DocumentPatch, DocumentPut, DocumentUpload,
 } from '../../../shared/schemas/documents.ts';
 import type { DocumentListRow } from '../../store/repositories/documentRepository.ts';
 import type { DocumentDetailView } from '../../services/documentService.ts';
 import { labelingAvailable, statusPair } from '../../domain/documentStatus.ts';
 import { bool, isoOut } from '../dto.ts';
 import { annotationSetsOut } from './annotations.ts';
+import { pageOut } from './geometry.ts';
 import type { ProposedDocument } from '../../ai/analysis.ts';
 
 export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentListItem> {
@@ -22,7 +23,7 @@ export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentList
     data_file_name: d.data_file_name,
     file_url: `/doc/show/${d.id}/`,
     original_file_url: `/doc/show-original/${d.id}/`,
-    thumbnail_url: null,
+    thumbnail_url: d.thumbnail_page_id === null ? null : `/page/show-thumbnail/${d.thumbnail_page_id}/`,
     callback_url: d.callback_url,
     category: d.category_id,
     category_confidence: d.category_confidence,
@@ -50,11 +51,30 @@ export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentList
 export const documentOut = (v: DocumentDetailView): z.infer<typeof DocumentDetail> => ({
   ...documentListOut(v.doc),
   text: v.doc.text,
-  pages: [],
+  pages: v.pages.map(pageOut),
   annotation_sets: annotationSetsOut(v.tree),
 });
 
 const base = '/api/v3/documents/';
+const v2Base = '/api/v2/docs/';
+
+const documentList = {
+  filters: {
+    project: 'project id (also project_id)',
+    category: 'category id',
+    is_reviewed: 'true or false',
+    dataset_status: '0 none, 1 preparation, 2 training, 3 test, 4 excluded',
+    status: 'status code (also status_data)',
+    assignee: 'email or user id of the assignee',
+    document_set: 'document set id',
+    id: 'document id',
+    name: 'file name contains (case-insensitive)',
+  },
+  ordering: ['id', 'created_at', 'updated_at', 'data_file_name', 'status_data', 'dataset_status', 'number_of_pages'],
+};
+
+/** Version 2 names the category `category_template` as well. */
+const v2 = <T extends { category: number | null }>(d: T) => ({ ...d, category_template: d.category });
 
 async function upload(ctx: Ctx<DocumentUpload>): Promise<DocumentDetailView> {
   const { documents } = ctx.core.services;
@@ -87,30 +107,36 @@ export const documentRoutes: RouteSpec[] = [
     bodyMode: 'multipart',
     body: DocumentUpload,
     response: DocumentDetailV2,
+    handler: async (ctx) => v2(documentOut(await upload(ctx))),
+  }),
+  route({
+    method: 'get',
+    path: v2Base,
+    tag: 'documents',
+    summary: "List the documents of the caller's projects, version 2 (each adds category_template)",
+    list: documentList,
+    response: envelope(DocumentListItemV2),
     async handler(ctx) {
-      const v = await upload(ctx);
-      return { ...documentOut(v), category_template: v.doc.category_id };
+      const params = ctx.list();
+      return ctx.page(await ctx.core.services.documents.list(ctx.user, params), params, (d) => v2(documentListOut(d)));
     },
+  }),
+  route({
+    method: 'get',
+    path: `${v2Base}:id/`,
+    tag: 'documents',
+    summary: 'Document detail, version 2: what a v2 client polls after its upload (adds category_template)',
+    auth: 'public',
+    cache: true,
+    response: DocumentDetailV2,
+    handler: async (ctx) => v2(documentOut(await ctx.core.services.documents.detailFor(ctx.maybeUser, ctx.id()))),
   }),
   route({
     method: 'get',
     path: base,
     tag: 'documents',
     summary: "List the documents of the caller's projects",
-    list: {
-      filters: {
-        project: 'project id (also project_id)',
-        category: 'category id',
-        is_reviewed: 'true or false',
-        dataset_status: '0 none, 1 preparation, 2 training, 3 test, 4 excluded',
-        status: 'status code (also status_data)',
-        assignee: 'email or user id of the assignee',
-        document_set: 'document set id',
-        id: 'document id',
-        name: 'file name contains (case-insensitive)',
-      },
-      ordering: ['id', 'created_at', 'updated_at', 'data_file_name', 'status_data', 'dataset_status', 'number_of_pages'],
-    },
+    list: documentList,
     response: envelope(DocumentListItem),
     async handler(ctx) {
       const params = ctx.list();

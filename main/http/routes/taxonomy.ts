@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { route, type Ctx, type ListDoc, type RouteSpec } from '../route.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import {
-  Category, CategoryCreate, CategoryPatch, Label, LabelCreate, LabelPatch, LabelSet, LabelSetCreate, LabelSetPatch,
+  Category, CategoryCreate, CategoryPatch, Label, LabelCreate, LabelPatch, LabelSet, LabelSetCreate, LabelSetPatch, type LabelDataType,
 } from '../../../shared/schemas/taxonomy.ts';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
 import type { UserRow } from '../../store/schema.ts';
@@ -14,12 +14,37 @@ import type { LabelView } from '../../store/repositories/labelRepository.ts';
 import type { LabelSetView } from '../../store/repositories/labelSetRepository.ts';
 import { bool, isoOut } from '../dto.ts';
 
+/**
+ * The name a client uses as an attribute (the service's SDK reads `category.<api_name>`): the name with
+ * every run of other characters than letters, digits and "_" made one "_", and "_" before a leading digit.
+ */
+export function apiName(name: string): string {
+  const cleaned = name.normalize('NFC').replace(/[^\p{L}\p{N}_]+/gu, '_').replace(/^_+|_+$/g, '');
+  return /^\p{N}/u.test(cleaned) ? `_${cleaned}` : cleaned || '_';
+}
+
 export const categoryOut = (c: CategoryView) => ({
   id: c.id,
   name: c.name,
   project: c.project_id,
   label_sets: c.label_set_ids,
   labels: c.label_ids,
+  schema: c.schema.map((s) => ({
+    id: s.id,
+    name: s.name,
+    api_name: apiName(s.name),
+    has_multiple_annotation_sets: s.has_multiple_sections,
+    has_multiple_sections: s.has_multiple_sections,
+    labels: s.labels.map((l) => ({
+      id: l.id,
+      name: l.name,
+      api_name: apiName(l.name),
+      data_type: l.data_type as LabelDataType,
+      // Folio's AI keeps one value per label and annotation set: never several top candidates.
+      has_multiple_top_candidates: false,
+      threshold: l.threshold,
+    })),
+  })),
   created_at: isoOut(c.created_at),
   updated_at: isoOut(c.updated_at),
 });

@@ -229,6 +229,10 @@ export class AnnotationRepository {
     return this.db.insertInto('missing_annotations').values({ ...values, created_at: now() }).returningAll().executeTakeFirstOrThrow();
   }
 
+  async updateMissing(id: number, values: { label_id: number; label_set_id: number; annotation_set_id: number }): Promise<void> {
+    await this.db.updateTable('missing_annotations').set(values).where('id', '=', id).execute();
+  }
+
   async removeMissing(id: number): Promise<void> {
     await this.db.deleteFrom('missing_annotations').where('id', '=', id).execute();
   }

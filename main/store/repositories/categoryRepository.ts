@@ -13,6 +13,15 @@ export interface CategoryView extends CategoryRow {
   label_set_ids: number[];
   /** Labels of its default label set. */
   label_ids: number[];
+  /** Its label sets with their labels, the default set first: the taxonomy clients read from a category. */
+  schema: SchemaLabelSet[];
+}
+
+export interface SchemaLabelSet {
+  id: number;
+  name: string;
+  has_multiple_sections: boolean;
+  labels: { id: number; name: string; data_type: string; threshold: number }[];
 }
 
 const listSpec: ListSpec = {
@@ -37,8 +46,44 @@ export class CategoryRepository {
   private async hydrate(rows: CategoryRow[]): Promise<CategoryView[]> {
     const ids = rows.map((r) => r.id);
     // The default label set has the category's id, so its labels are keyed by the same ids.
-    const [sets, labels] = await Promise.all([this.links.setIdsOfCategories(ids), this.links.labelIdsOfSets(ids)]);
-    return rows.map((r) => ({ ...r, label_set_ids: sets.get(r.id) ?? [], label_ids: labels.get(r.id) ?? [] }));
+    const [sets, labels, schemas] = await Promise.all([this.links.setIdsOfCategories(ids), this.links.labelIdsOfSets(ids), this.schemas(ids)]);
+    return rows.map((r) => ({ ...r, label_set_ids: sets.get(r.id) ?? [], label_ids: labels.get(r.id) ?? [], schema: schemas.get(r.id) ?? [] }));
+  }
+
+  /** category id -> its label sets with their labels, in two queries for any number of categories. */
+  private async schemas(categoryIds: number[]): Promise<Map<number, SchemaLabelSet[]>> {
+    if (!categoryIds.length) return new Map();
+    const sets = await this.db
+      .selectFrom('label_set_categories as lsc')
+      .innerJoin('label_sets as ls', 'ls.id', 'lsc.label_set_id')
+      .select(['lsc.category_id', 'ls.id', 'ls.name', 'ls.has_multiple_sections', 'ls.is_default'])
+      .where('lsc.category_id', 'in', categoryIds)
+      .orderBy('ls.is_default', 'desc')
+      .orderBy('ls.id')
+      .execute();
+    const setIds = [...new Set(sets.map((s) => s.id))];
+    const labels = setIds.length
+      ? await this.db
+        .selectFrom('label_set_labels as lsl')
+        .innerJoin('labels as l', 'l.id', 'lsl.label_id')
+        .select(['lsl.label_set_id', 'l.id', 'l.name', 'l.data_type', 'l.threshold'])
+        .where('lsl.label_set_id', 'in', setIds)
+        .orderBy('l.id')
+        .execute()
+      : [];
+    const labelsOf = new Map<number, SchemaLabelSet['labels']>();
+    for (const { label_set_id, ...label } of labels) {
+      const list = labelsOf.get(label_set_id) ?? [];
+      list.push(label);
+      labelsOf.set(label_set_id, list);
+    }
+    const out = new Map<number, SchemaLabelSet[]>();
+    for (const s of sets) {
+      const list = out.get(s.category_id) ?? [];
+      list.push({ id: s.id, name: s.name, has_multiple_sections: s.has_multiple_sections === 1, labels: labelsOf.get(s.id) ?? [] });
+      out.set(s.category_id, list);
+    }
+    return out;
   }
 
   /** Categories of the projects `userId` is a member of, with the list conventions applied. */

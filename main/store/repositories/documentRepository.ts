@@ -7,8 +7,9 @@ import type { DocumentRow, DocumentUpdate, NewDocument } from '../schema.ts';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
 import { boolFilter, containsFilter, intFilter, runList, type Filter, type ListSpec } from '../listQuery.ts';
 
-/** A document with its assignee's email (the API names users by email). */
-export type DocumentView = DocumentRow & { assignee_email: string | null };
+/** A document with its assignee's email (the API names users by email) and the page whose thumbnail stands
+ * for it (the first page that has one; null until processing has drawn it). */
+export type DocumentView = DocumentRow & { assignee_email: string | null; thumbnail_page_id: number | null };
 /** List rows leave out the (possibly large) text. */
 export type DocumentListRow = Omit<DocumentView, 'text'>;
 
@@ -66,17 +67,22 @@ export class DocumentRepository {
     return this.db.selectFrom('documents').leftJoin('users as assignee', 'assignee.id', 'documents.assignee_id');
   }
 
+  /** The first page with a thumbnail, per document row (index pages(document_id, number) makes it one seek). */
+  private thumbnailPage() {
+    return sql<number | null>`(select p.id from pages p where p.document_id = documents.id and p.thumbnail_blob is not null order by p.number limit 1)`.as('thumbnail_page_id');
+  }
+
   list(userId: number, params: ListParams): Promise<Page<DocumentListRow>> {
     const base = this.withAssignee().where('documents.project_id', 'in', (eb) =>
       eb.selectFrom('project_members').select('project_id').where('user_id', '=', userId),
     );
     return runList<DocumentListRow>(base.select('documents.id'), params, listSpec, (qb) =>
-      qb.clearSelect().select([...LIST_COLUMNS, 'assignee.email as assignee_email']),
+      qb.clearSelect().select([...LIST_COLUMNS, 'assignee.email as assignee_email', this.thumbnailPage()]),
     );
   }
 
   findById(id: number): Promise<DocumentView | undefined> {
-    return this.withAssignee().selectAll('documents').select('assignee.email as assignee_email').where('documents.id', '=', id).executeTakeFirst();
+    return this.withAssignee().selectAll('documents').select(['assignee.email as assignee_email', this.thumbnailPage()]).where('documents.id', '=', id).executeTakeFirst();
   }
 
   async insert(values: NewDocument): Promise<DocumentRow> {

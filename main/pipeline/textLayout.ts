@@ -19,6 +19,9 @@ export interface LayoutInputPage {
   height: number;
   /** In drawing (content-stream) order: the order says which glyphs continue each other. */
   chars: LayoutInputChar[];
+  /** The padding column width to use instead of the one these characters give: a page laid out again
+   * with a few characters more keeps the columns (and so the text) of its other words. */
+  columnUnit?: number;
 }
 
 /** A character box as the API serves it (compat.md "Coordinates"). */
@@ -86,7 +89,7 @@ export function layoutText(pages: LayoutInputPage[], options: LayoutOptions = {}
       offset += 1;
     }
     const items = toItems(page.chars);
-    const unit = padding ? columnUnit(items) : 0;
+    const unit = padding ? (page.columnUnit ?? columnUnit(items)) : 0;
     rowsOf(items).forEach((row, r) => {
       if (r > 0) {
         parts.push('\n');
@@ -111,6 +114,11 @@ export function layoutText(pages: LayoutInputPage[], options: LayoutOptions = {}
     });
   });
   return { text: parts.join(''), chars };
+}
+
+/** The padding column width layoutText gives a page of these characters. */
+export function pageColumnUnit(chars: LayoutInputChar[]): number {
+  return columnUnit(toItems(chars));
 }
 
 function toItems(chars: LayoutInputChar[]): Item[] {

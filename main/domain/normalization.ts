@@ -79,6 +79,7 @@ const THOUSANDS_HEAD = /^[1-9]\d{0,2}$/;
 function parseDecimal(text: string, mode: NumberMode): Decimal | null {
   let t = text;
   if (mode === 'percent') {
+    t = dropPunctuationAfterPercent(t);
     // Percentage rule 2: one optional percent sign, before or after the number but not inside it.
     if ((t.match(/%/g) ?? []).length > 1 || /[\d.,]\s*%\s*[\d.,]/.test(t)) return null;
     t = t.replace('%', '');
@@ -87,8 +88,12 @@ function parseDecimal(text: string, mode: NumberMode): Decimal | null {
   if (ZERO_WORDS.has(whole)) return ZERO; // rule 7 (inside longer text the letters make it null below)
   const word = NUMBER_WORDS.get(whole);
   if (word !== undefined) return { negative: false, int: String(word), frac: '' }; // rule 6
+  const roman = mode === 'percent' ? null : romanNumeral(t);
+  if (roman !== null) return { negative: false, int: String(roman), frac: '' };
 
-  const s = t.replace(DASHES, '-').replace(IRRELEVANT, '');
+  const repaired = repairOcrNoise(t.replace(DASHES, '-'), mode);
+  if (!repaired) return null;
+  const s = repaired.text.replace(IRRELEVANT, '');
   if (/^[-.,]+$/.test(s) && s.includes('-')) return ZERO; // rule 1: "-", "-,-", "--.--"
   // One run of digits and separators; only signs, brackets and S/H may stand around it.
   const m = /^([^\d.,]*)([\d.,]*\d[\d.,]*)([^\d.,]*)$/.exec(s);
@@ -106,7 +111,107 @@ function parseDecimal(text: string, mode: NumberMode): Decimal | null {
   if (mode !== 'absolute' && negative && (leadSign === '+' || trailSign === '+')) return null; // "+12-"
   const digits = splitSeparators(m[2], mode === 'percent' ? 'decimal' : 'thousands');
   if (!digits) return null;
-  return { negative: negative && mode !== 'absolute', ...digits };
+  return scaled({ negative: negative && mode !== 'absolute', ...digits }, repaired.places);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// OCR noise the reference service reads through (issue 10). Each rule is narrow: it repairs one known
+// misreading and leaves everything else to the rules above, which still refuse what stays garbage.
+
+/** "12,34 %." / "434,27%,": the sentence's punctuation after the percent sign belongs to the text, not the value. */
+function dropPunctuationAfterPercent(t: string): string {
+  return t.replace(/%\s*[.,;:]\s*$/, '%');
+}
+
+const ROMAN = /^M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/;
+const ROMAN_DIGITS: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100, D: 500, M: 1000 };
+
+/**
+ * "XIV" -> 14, " XL IV " -> 44 (OCR split it): a whole annotation in canonical capital roman numerals,
+ * for numbers only (not percentages). Capitals only, and only the canonical form ("IIII", "IC" are
+ * refused), so words such as "mix" or "Civil" never read as numbers.
+ */
+function romanNumeral(t: string): number | null {
+  const r = t.replace(/\s+/g, '');
+  if (r === '' || !ROMAN.test(r)) return null;
+  let value = 0;
+  for (let i = 0; i < r.length; i++) {
+    const v = ROMAN_DIGITS[r[i]];
+    value += i + 1 < r.length && v < ROMAN_DIGITS[r[i + 1]] ? -v : v; // "IV": a smaller digit before a larger subtracts
+  }
+  return value;
+}
+
+/** The text with OCR noise repaired, and the decimal places a multiplier word shifts by; null when unreadable. */
+function repairOcrNoise(t: string, mode: NumberMode): { text: string; places: number } | null {
+  if (maskedDigits(t)) return null;
+  const cleaned = dropOnlySuffix(zeroForLetterO(t));
+  const { text, places } = mode === 'percent' ? { text: cleaned, places: 0 } : splitMultiplier(cleaned);
+  const spaced = spaceAsDecimal(text);
+  return spaced === null ? null : { text: spaced, places };
+}
+
+/**
+ * "*118,704", "1*2*3*4": an asterisk before or among the digits may hide a digit (masked account
+ * numbers), so the value is refused. After the digits ("129.684,46*") or before a bracket
+ * ("*(118,704)") it is a footnote mark, and rule 2 removes it as an irrelevant sign.
+ */
+function maskedDigits(t: string): boolean {
+  return /\*[^\d(]*\d/.test(t);
+}
+
+/**
+ * "1O0" -> 100, "-O,51" -> -0,51: OCR reads a zero as the letter O. Only an O in a run of digits and
+ * separators that holds a real digit, with no other letter touching the run (a trailing S or H of rule 2
+ * aside), so "NO", "1OK" or "O" alone stay letters.
+ */
+function zeroForLetterO(t: string): string {
+  return t.replace(/(?<![\p{L}\d.,])(?=[\dOo.,]*\d)[\dOo.,]+(?![\d.,])(?=[SH]?(?!\p{L}))/gu, (run) => run.replace(/[Oo]/g, '0'));
+}
+
+/** "100/-", "585,87/-": the "/-" after an amount means "only" (no cents follow), not a minus. */
+function dropOnlySuffix(t: string): string {
+  return t.replace(/(?<=[\d.,]\s*)\/\s*-\s*$/, '');
+}
+
+/**
+ * "123 Mio", "1,5 Mrd.", "250 Tsd." (with or without the abbreviation's dot), as German financial
+ * documents write them, and the spelled-out German/English words. Left out on purpose: "k" and "m"
+ * (units: "5 k" could be kilo-anything, "100 m" metres), "bn" and "Billion(en)", which mean 10^9 in
+ * English but 10^12 in German. Right after the digits, with only signs, brackets or currency after it.
+ */
+const MULTIPLIER = /(?<=[\d.,])\s*(tsd|tausend|thousand|mio|millionen|million|mrd|milliarden|milliarde)\.?(?=[^\p{L}\d]*$)/iu;
+const MULTIPLIER_PLACES: Record<string, number> = {
+  tsd: 3, tausend: 3, thousand: 3,
+  mio: 6, million: 6, millionen: 6,
+  mrd: 9, milliarde: 9, milliarden: 9,
+};
+
+function splitMultiplier(t: string): { text: string; places: number } {
+  const m = MULTIPLIER.exec(t);
+  if (!m) return { text: t, places: 0 };
+  return { text: t.slice(0, m.index) + t.slice(m.index + m[0].length), places: MULTIPLIER_PLACES[m[1].toLowerCase()] };
+}
+
+/** The decimal point moved right by a multiplier's places, on the digit strings (no float error). */
+function scaled(d: Decimal, places: number): Decimal {
+  if (places === 0) return d;
+  const frac = d.frac.padEnd(places, '0');
+  return { negative: d.negative, int: d.int + frac.slice(0, places), frac: frac.slice(places) };
+}
+
+/**
+ * "42 58" -> 42,58, "4 258  23" -> 4258,23: OCR lost the decimal comma and left a gap of one or two
+ * spaces before the last two digits (the cents). A gap of three or more spaces between digits
+ * ("42   58") separates two values (table columns), so it is refused. Otherwise spaces between digits
+ * stay thousands separators, as rule 2 says ("1 234 567").
+ */
+function spaceAsDecimal(t: string): string | null {
+  if (/\d\s{3,}\d/.test(t)) return null;
+  const m = /^(\D*?)(\d{1,3}(?:(?:[.,]|\s{1,2})\d{3})+|\d+) {1,2}(\d{2})(\D*)$/.exec(t);
+  if (!m) return t;
+  const [, lead, int, cents, trail] = m;
+  return `${lead}${int}${int.includes(',') ? '.' : ','}${cents}${trail}`; // the mark the integer part does not use
 }
 
 /**
@@ -135,6 +240,9 @@ function splitSeparators(body: string, loneGroupOfThree: 'thousands' | 'decimal'
   }
   const [head, tail] = parts;
   if (loneGroupOfThree === 'thousands' && tail.length === 3 && THOUSANDS_HEAD.test(head)) return { int: head + tail, frac: '' };
+  // "4.2." (issue 10): a full stop after a dot decimal makes a section number ("4.2. Kosten") or a date
+  // without a year, not an amount. After thousands ("1.967.") or a comma decimal ("12,5.") it stays a full stop.
+  if (dots > 0 && body.endsWith('.')) return null;
   return { int: head, frac: tail };
 }
 

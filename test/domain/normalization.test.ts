@@ -190,6 +190,164 @@ describe('Numbers', () => {
     ]);
     table('Positive Number', [['12.34.56', null]]);
   });
+
+  // Issue 10: OCR noise the reference service reads through, each family with near-misses that stay refused.
+
+  describe('Number OCR: two digits after a gap of one or two spaces are the cents; three spaces separate two values', () => {
+    table('Number', [
+      ['42 58', 42.58],
+      ['42  58', 42.58],
+      ['421 58', 421.58],
+      ['1234 56', 1234.56],
+      ['4 258  23', 4258.23],
+      ['4  258  23', 4258.23],
+      ['4,258  23', 4258.23],
+      ['4.258 23', 4258.23],
+      ['42 58-', -42.58],
+      ['12 345', 12345], // three digits after the gap stay a thousands group
+      ['42   58', null],
+      ['4 258   23', null],
+      ['1   234', null],
+    ]);
+    table('Positive Number', [['42 58-', 42.58]]);
+  });
+
+  describe('Number OCR: roman numerals (canonical, capitals) as the whole annotation', () => {
+    table('Number', [
+      ['I', 1],
+      ['III', 3],
+      [' XIV  ', 14],
+      [' XL IV  ', 44], // OCR split the numeral
+      ['IX', 9],
+      ['CD', 400],
+      ['MCMXCIV', 1994],
+      ['MMXXIV', 2024],
+      ['IIII', null], // not canonical
+      ['VV', null],
+      ['IC', null],
+      ['IXX', null],
+      ['xiv', null], // lower case stays a word
+      ['Xiv', null],
+      ['XIVa', null],
+      ['LIVE', null],
+      ['XIV.', null],
+      ['-XIV', null],
+    ]);
+    table('Positive Number', [['XIV', 14]]);
+    table('Percentage', [['XIV %', null]]);
+  });
+
+  describe('Number OCR: multiplier words Tsd./Tausend, Mio./Million(en), Mrd./Milliarde(n) after the digits', () => {
+    table('Number', [
+      ['123 Mio', 123000000],
+      ['123 Mio.', 123000000],
+      ['123Mio', 123000000],
+      ['100 Millionen', 100000000],
+      ['1 Million', 1000000],
+      ['1,5 Mio.', 1500000],
+      ['2,75 Mrd', 2750000000],
+      ['3 Milliarden', 3000000000],
+      ['1 Milliarde', 1000000000],
+      ['250 Tsd.', 250000],
+      ['12 Tausend', 12000],
+      ['12 thousand', 12000],
+      ['0,0001 Tsd', 0.1],
+      ['-1,5 Mio', -1500000],
+      ['(2,5 Mio.)', -2500000],
+      ['1,5 Mio. €', 1500000],
+      ['Mio', null],
+      ['Mio 123', null],
+      ['123 Mio Mio', null],
+      ['123 Mio 5', null],
+      ['123 Mi', null],
+      ['123 Mios', null],
+      ['123 Mio EUR', null],
+      ['5k', null], // unit letters are left out on purpose
+      ['5 bn', null],
+      ['5 Billionen', null], // 10^12 in German, 10^9 in English
+    ]);
+    table('Positive Number', [['-1,5 Mio', 1500000]]);
+    table('Percentage', [['5 Mio %', null]]);
+  });
+
+  describe('Number OCR: the letter O among digits is a zero', () => {
+    table('Number', [
+      ['1O0', 100],
+      ['1OO', 100],
+      ['1o0', 100],
+      ['1.OOO', 1000],
+      ['2O,5O', 20.5],
+      ['-O,51', -0.51],
+      ['1O0S', -100], // rule 2's S still follows the digits
+      ['NO', null],
+      ['O', null],
+      ['OO', null],
+      ['1OK', null],
+      ['NO1', null],
+      ['10 O', null],
+      ['ZOO 1', null],
+    ]);
+    table('Positive Number', [['-O,51', 0.51]]);
+    table('Percentage', [['1O %', 0.1]]);
+  });
+
+  describe('Number OCR: a "/-" after the amount means "only", not a minus', () => {
+    table('Number', [
+      ['100/-', 100],
+      ['100 /-', 100],
+      ['100/–', 100], // en dash
+      ['1.250,00/-', 1250],
+      ['-100/-', -100], // a leading dash still does
+      ['100/', null],
+      ['100/5', null],
+      ['100/-/-', null],
+      ['/-', null],
+      ['100-/', null],
+    ]);
+    table('Positive Number', [['585,87/-', 585.87]]);
+  });
+
+  describe('Number OCR: a leading minus on a dot-grouped Positive Number gives the positive reading', () => {
+    table('Positive Number', [
+      ['-1.000,50', 1000.5],
+      ['–1.000,50', 1000.5],
+      ['- 1.000', 1000],
+      ['-1.234.567,89', 1234567.89],
+      ['-1.000,50-', 1000.5],
+      ['-1.00.0,50', null],
+      ['--1.000,50', null],
+    ]);
+    table('Number', [['-1.000,50', -1000.5]]);
+  });
+
+  describe('Number OCR: a full stop after a dot decimal ("4.2.") is a section number or date, not an amount', () => {
+    table('Positive Number', [
+      ['4.2.', null],
+      ['12.5.', null],
+      ['0.75.', null],
+      ['.5.', null],
+      ['4.2', 4.2],
+      ['4.200.', 4200], // thousands, then the full stop
+      ['12,5.', 12.5],
+    ]);
+    table('Number', [['4.2.', null]]);
+  });
+
+  describe('Number OCR: an asterisk before or among the digits may hide a digit; after them it is a footnote mark', () => {
+    table('Number', [
+      ['*118,704', null],
+      ['*118,704*', null],
+      ['* 118,704', null],
+      ['**1234', null],
+      ['*1*2*3*4', null],
+      ['118*704', null],
+      ['129.684,46*', 129684.46],
+      ['118,704**', 118704],
+      ['*(118,704)', -118704],
+    ]);
+    table('Positive Number', [['*118,704', null]]);
+    table('Percentage', [['*12 %', null]]);
+  });
 });
 
 describe('Percentages', () => {
@@ -236,6 +394,26 @@ describe('Percentages', () => {
       ['-,-', 0],
     ]);
     it('CSV of zero is 0.0', () => expect(csvForm(normalize('0,00', 'Percentage'), 'Percentage')).toBe('0.0'));
+  });
+
+  describe('Percentage OCR: punctuation after the percent sign ends the sentence, not the value', () => {
+    table('Percentage', [
+      ['12,34 %.', 0.1234],
+      ['12,34 % .', 0.1234],
+      ['12,34  %  .', 0.1234],
+      ['12,34 %,', 0.1234],
+      ['12,34 % ;', 0.1234],
+      ['12.34 %.', 0.1234],
+      ['434,27%,', 4.3427],
+      ['12 34 %', 0.1234], // with the gap rule of the numbers
+      ['12  34  %  .', 0.1234],
+      ['12   34 %', null],
+      ['12,34 %..', null],
+      ['12,34 %.,', null],
+      ['12,34 %.5', null],
+      ['12 %. 5', null],
+    ]);
+    table('Number', [['12,34 %.', null]]); // only percentages read a percent sign
   });
 });
 

@@ -217,7 +217,7 @@ function spaceAsDecimal(t: string): string | null {
 /**
  * Rules 5 and 8: which of dot and comma is the decimal separator. With both, the last one (occurring
  * once) is decimal and the other groups thousands. With one kind occurring several times it groups
- * thousands. A single separator followed by exactly three digits after a 1-3 digit head ("1.234") is
+ * thousands (commas may end in two cents: commaGroupsWithCommaCents). A single separator followed by exactly three digits after a 1-3 digit head ("1.234") is
  * ambiguous: numbers read it as thousands (German documents), percentages as decimals ("3,125 %").
  */
 function splitSeparators(body: string, loneGroupOfThree: 'thousands' | 'decimal'): { int: string; frac: string } | null {
@@ -236,7 +236,7 @@ function splitSeparators(body: string, loneGroupOfThree: 'thousands' | 'decimal'
   const parts = b.split(dots > 0 ? '.' : ',');
   if (parts.length > 2) {
     const int = joinThousands(parts); // "1.234.567"; "12.34.56" is rule 8's ambiguous shape -> null
-    return int === null ? null : { int, frac: '' };
+    return int === null ? commaGroupsWithCommaCents(parts, dots > 0 ? '.' : ',') : { int, frac: '' };
   }
   const [head, tail] = parts;
   if (loneGroupOfThree === 'thousands' && tail.length === 3 && THOUSANDS_HEAD.test(head)) return { int: head + tail, frac: '' };
@@ -244,6 +244,18 @@ function splitSeparators(body: string, loneGroupOfThree: 'thousands' | 'decimal'
   // without a year, not an amount. After thousands ("1.967.") or a comma decimal ("12,5.") it stays a full stop.
   if (dots > 0 && body.endsWith('.')) return null;
   return { int: head, frac: tail };
+}
+
+/**
+ * "3,288,50" -> 3288.50 (issue 10): OCR read the decimal point of "3,288.50" as a comma, so commas group
+ * thousands and the last comma stands before two cents. Only commas: several dot-separated groups ending
+ * in two digits stay rule 8's ambiguous shape ("1.234.56", "12.34.56" could be dates or outline numbers).
+ */
+function commaGroupsWithCommaCents(parts: string[], sep: '.' | ','): { int: string; frac: string } | null {
+  const cents = parts[parts.length - 1];
+  if (sep !== ',' || !/^\d{2}$/.test(cents)) return null;
+  const int = joinThousands(parts.slice(0, -1));
+  return int === null ? null : { int, frac: cents };
 }
 
 function joinThousands(groups: string[]): string | null {

@@ -115,7 +115,7 @@ describe('Numbers', () => {
       ['007', 7],
       ['12,00', 12],
       ['1.23,4', null], // bad thousands group
-      ['1,234,56', null],
+      ['1,234,56', 1234.56], // was null; issue 10 reads comma groups with comma cents (see its group below)
       ['1.234,5.6', null], // decimal separator twice
       ['12,,5', null],
     ]);
@@ -210,6 +210,28 @@ describe('Numbers', () => {
       ['1   234', null],
     ]);
     table('Positive Number', [['42 58-', 42.58]]);
+  });
+
+  describe('Number OCR: comma-grouped thousands with a comma before two cents', () => {
+    table('Number', [
+      ['3,288,50', 3288.5],
+      ['1,635,74', 1635.74],
+      ['5,000,00', 5000],
+      ['1,234,567,89', 1234567.89],
+      ['3,444, 40+', 3444.4],
+      ['42, 975,38', 42975.38],
+      ['3,288,50-', -3288.5],
+      ['56,430,681', 56430681], // three digits last: all thousands, as before
+      ['3,288,5', null], // one digit is no cents
+      ['3,288,500,5', null],
+      ['3,2880,50', null],
+      ['0,288,50', null], // a thousands group cannot start with 0
+      ['1,23,45', null],
+      ['114433,8,60', null],
+      ['1.234.56', null], // dots stay rule 8's ambiguous shape
+    ]);
+    table('Positive Number', [['-3,000,00', 3000]]);
+    table('Percentage', [['3,288,50 %', 32.885]]);
   });
 
   describe('Number OCR: roman numerals (canonical, capitals) as the whole annotation', () => {

@@ -13,6 +13,7 @@ import { renderPages, type RenderedImage } from './render.ts';
 import { buildSearchablePdf, imagePagesToPdf, type WordBox } from './searchablePdf.ts';
 import { checkPageCount, type PipelineLimits } from './limits.ts';
 import type { OcrPool } from './ocr/ocrPool.ts';
+import { turnImage } from './ocr/preprocess.ts';
 
 export interface PipelineInput {
   bytes: Uint8Array;
@@ -35,6 +36,9 @@ export interface PipelinePage {
   ocr: boolean;
   image?: { key: string; widthPx: number; heightPx: number };
   thumbnailKey?: string;
+  /** How an OCR'd page was read: the engine and version, and the clockwise turn OCR applied to make it
+   * upright (already in widthPt, heightPt, rotation, the images and the searchable PDF). */
+  ocrInfo?: { engine: string; version: string; turn: number; osdConfidence: number | null };
 }
 
 export interface PipelineResult {
@@ -100,12 +104,19 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
   if (toOcr.length) {
     const reading: Promise<void>[] = [];
     for await (const r of renderPages(pdf, { pages: toOcr, ocr: true })) {
-      await keep(r.number, r.image, r.thumbnail);
       const ocrImage = r.ocr!;
       reading.push(
         input.ocr
           .recognize(ocrImage.png, { langs: input.langs, dpi: ocrImage.dpi, pageWidthPt: r.widthPt, pageHeightPt: r.heightPt })
-          .then((text) => {
+          .then(async (text) => {
+            // A page OCR turned upright is shown upright: its pictures are turned the same way, and the
+            // page itself is (by its /Rotate, in the searchable PDF), so boxes, images and PDF agree.
+            const turn = text.rotation;
+            await keep(r.number, await turnRendered(r.image, turn), await turnRendered(r.thumbnail, turn));
+            const page = pages.get(r.number)!;
+            if (turn === 90 || turn === 270) [page.widthPt, page.heightPt] = [page.heightPt, page.widthPt];
+            page.rotation = (page.rotation + turn) % 360;
+            page.ocrInfo = { engine: text.engine, version: text.engineVersion, turn, osdConfidence: text.osd?.confidence ?? null };
             chars.set(r.number, text.chars);
             words.set(r.number, text.words.map(({ text: t, x0, x1, y0, y1 }) => ({ text: t, x0, x1, y0, y1 })));
             if (text.words.length) confidences.push(text.confidence);
@@ -135,7 +146,7 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
       pdf,
       ordered.map((n) => {
         const p = pages.get(n)!;
-        return p.ocr ? { kind: 'ocr' as const, words: words.get(n) ?? [], widthPt: p.widthPt, heightPt: p.heightPt } : { kind: 'text' as const };
+        return p.ocr ? { kind: 'ocr' as const, words: words.get(n) ?? [], widthPt: p.widthPt, heightPt: p.heightPt, turn: p.ocrInfo?.turn } : { kind: 'text' as const };
       }),
     );
   }
@@ -148,4 +159,11 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
     ocrSeconds: toOcr.length ? ocrSeconds : 0,
     ocrConfidence: confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : null,
   };
+}
+
+/** A rendered picture turned clockwise by `turn` degrees (a multiple of 90). */
+async function turnRendered(image: RenderedImage | undefined, turn: number): Promise<RenderedImage | undefined> {
+  if (!image || turn % 360 === 0) return image;
+  const sideways = turn % 180 !== 0;
+  return { ...image, png: await turnImage(image.png, turn, 4), widthPx: sideways ? image.heightPx : image.widthPx, heightPx: sideways ? image.widthPx : image.heightPx };
 }

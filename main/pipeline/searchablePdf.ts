@@ -1,6 +1,6 @@
 // Builds the searchable PDF, OCRmyPDF's way: pages with a text layer stay as they are; OCR'd pages keep
 // their picture and get an invisible text layer (Tr 3) with each recognised word laid exactly over its box.
-import { PDFDocument, StandardFonts, type PDFFont, type PDFName, type PDFPage, type PDFRef } from 'pdf-lib';
+import { PDFDocument, StandardFonts, degrees, type PDFFont, type PDFName, type PDFPage, type PDFRef } from 'pdf-lib';
 import { BLANK_FONT_CODES, blankType3Font } from './blankType3Font.ts';
 import { embedImageXObject } from './pdfImageXObject.ts';
 
@@ -26,7 +26,7 @@ export interface PageImage {
  * - ocr without image: the original page (a scan) with the text layer over it, as OCRmyPDF does;
  * - ocr with image: a new page showing the image, with the text layer (no original needed).
  * Words are in the coordinates of a widthPt × heightPt page, in reading order. */
-export type SearchablePage = { kind: 'text' } | ({ kind: 'ocr'; words: WordBox[] } & ({ image?: undefined; widthPt: number; heightPt: number } | PageImage));
+export type SearchablePage = { kind: 'text' } | ({ kind: 'ocr'; words: WordBox[]; turn?: number } & ({ image?: undefined; widthPt: number; heightPt: number } | PageImage));
 
 /** Helvetica's descent (AFM Descender, em). The baseline goes this far above a word's box bottom so that the
  * glyph box (descent to descent + font size, as pdf.js and pdfminer compute it) is the word's box. */
@@ -68,6 +68,9 @@ export async function buildSearchablePdf(original: Uint8Array | null, pages: Sea
     if (page && doc !== source) doc.addPage(page);
     if (spec.kind === 'text') continue;
     if (spec.image) page = await addImagePage(doc, spec);
+    // OCR read the page turned upright (turn: clockwise degrees): the page is shown that way, and its
+    // words (in the upright page's coordinates) go under the turned page.
+    if (spec.turn && spec.turn % 360) page!.setRotation(degrees((((page!.getRotation().angle + spec.turn) % 360) + 360) % 360));
     if (fonts) addTextLayer(page!, spec.words, fonts, spec.image ? undefined : displayToUser(page!, spec.widthPt, spec.heightPt));
   }
   return doc.save();

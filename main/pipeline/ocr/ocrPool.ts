@@ -5,15 +5,31 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import Tesseract from 'tesseract.js';
 import { ConfigError } from '../../config.ts';
 import { installedLanguages, resolveLanguages, type TraineddataFile } from '../languages.ts';
-import { pngSize, toPageText, type OcrPageText, type TessBlock } from './ocrText.ts';
+import { selectEngine, type OcrEngine, type OcrSession, type OsdResult } from './engine.ts';
+import { OcrError, deadline } from './errors.ts';
+import { pngSize, type OcrPageText } from './ocrText.ts';
+import { DEFAULT_PREPROCESS, type PreprocessOptions } from './preprocess.ts';
+import { readPage } from './readPage.ts';
 
 export type { OcrChar, OcrLine, OcrPageText, OcrWord } from './ocrText.ts';
+export { OcrError } from './errors.ts';
+export { OCR_WORKER_SCRIPT } from './wasmEngine.ts';
+
+/** A page's text (upright page, PDF points) and how it was read. */
+export interface OcrPageResult extends OcrPageText {
+  /** The engine that read it ("wasm", "native") and its program and version. */
+  engine: string;
+  engineVersion: string;
+  /** Clockwise turn (0, 90, 180, 270) applied to read the page upright: the text is in the points of the
+   * turned page (width and height swapped for 90 and 270). */
+  rotation: 0 | 90 | 180 | 270;
+  /** What orientation detection said, when it ran and could tell. */
+  osd?: OsdResult;
+}
 
 export interface OcrPageRequest {
   /** Spec 2.16 names or tesseract codes ("German", "deu", ["eng", "deu"], "eng+deu"). */
@@ -23,6 +39,9 @@ export interface OcrPageRequest {
   /** Size of the page as rendered (after its rotation), in points. */
   pageWidthPt: number;
   pageHeightPt: number;
+  /** Detect the orientation and turn the page upright (default: the pool's setting, on). Off for images
+   * whose orientation is known. */
+  orientation?: boolean;
 }
 
 export interface OcrPoolOptions {
@@ -37,10 +56,11 @@ export interface OcrPoolOptions {
   pageTimeoutMs?: number;
   /** Creating a worker (engine start, model load) that takes longer fails (default 2 minutes). */
   startTimeoutMs?: number;
+  /** The engine (default: FOLIO_OCR_ENGINE through selectEngine()). */
+  engine?: OcrEngine;
+  /** Preprocessing steps (default DEFAULT_PREPROCESS); the benchmark switches them one by one. */
+  preprocess?: Partial<PreprocessOptions>;
 }
-
-/** A page could not be read (engine failure, time-out, pool closed); the message says which. */
-export class OcrError extends Error {}
 
 /** Most workers the default picks: one worker peaks at about 200-250 MB on a 300 dpi A4 page. */
 export const MAX_DEFAULT_OCR_WORKERS = 6;
@@ -61,25 +81,29 @@ export function defaultOcrWorkerCount(env: NodeJS.ProcessEnv = process.env, core
 }
 
 const require = createRequire(import.meta.url);
-/** Our worker-thread entry (offline, no hangs) around tesseract.js's Node worker script. */
-export const OCR_WORKER_SCRIPT = fileURLToPath(new URL('./tesseractWorker.cjs', import.meta.url));
-/** tesseract.js in Node loads its engine with require('tesseract.js-core/...'); set anyway, so that no
- * option of this pool names anything but a local folder. */
-const CORE_DIR = path.dirname(require.resolve('tesseract.js-core/package.json'));
 const gunzip = promisify(zlib.gunzip);
+/** Tesseract's orientation model, staged beside the language models for both engines. */
+const OSD_MODEL: TraineddataFile = {
+  code: 'osd',
+  file: path.join(path.dirname(require.resolve('@tesseract.js-data/osd/package.json')), '4.0.0', 'osd.traineddata.gz'),
+  gzip: true,
+  source: 'bundled',
+};
 
 interface Job {
   codes: string[];
   key: string;
   image: Uint8Array;
   dpi: number;
-  frame: { sx: number; sy: number; heightPt: number };
-  resolve: (text: OcrPageText) => void;
+  widthPt: number;
+  heightPt: number;
+  orientation: boolean;
+  resolve: (text: OcrPageResult) => void;
   reject: (err: unknown) => void;
 }
 
 interface Slot {
-  worker?: Tesseract.Worker;
+  worker?: OcrSession;
   /** Rejects when the worker's thread ends unexpectedly. */
   lost?: Promise<never>;
   key?: string;
@@ -99,6 +123,8 @@ export class OcrPool {
   private readonly roomWaiters: (() => void)[] = [];
   private readonly staged = new Map<string, Promise<void>>();
   private closed = false;
+  readonly engine: OcrEngine;
+  readonly preprocess: Readonly<PreprocessOptions>;
 
   constructor(options: OcrPoolOptions) {
     this.dataDir = options.dataDir;
@@ -108,17 +134,25 @@ export class OcrPool {
     this.pageTimeoutMs = options.pageTimeoutMs ?? 5 * 60_000;
     this.startTimeoutMs = options.startTimeoutMs ?? 2 * 60_000;
     this.slots = Array.from({ length: this.size }, () => ({ lastUsed: 0, pages: 0 }));
+    this.engine = options.engine ?? selectEngine();
+    this.preprocess = Object.freeze({ ...DEFAULT_PREPROCESS, ...options.preprocess });
+  }
+
+  /** The engine this pool reads with and its version ("native", "tesseract 5.3.0"). */
+  async engineInfo(): Promise<{ engine: string; version: string }> {
+    return { engine: this.engine.name, version: await this.engine.version() };
   }
 
   /** Reads one page image (PNG, grayscale is fastest). Rejects with a ValidationError for languages that
    * are unknown or not installed, a RangeError for an image that does not match the page size, an OcrError
    * when the engine fails. Pages are taken in the order they come. */
-  async recognize(image: Uint8Array, request: OcrPageRequest): Promise<OcrPageText> {
+  async recognize(image: Uint8Array, request: OcrPageRequest): Promise<OcrPageResult> {
     if (this.closed) throw new OcrError('The OCR pool is closed.');
     const codes = resolveLanguages(request.langs, this.dataDir, 'langs');
-    const frame = pageFrame(image, request);
-    return new Promise<OcrPageText>((resolve, reject) => {
-      this.queue.push({ codes, key: codes.join('+'), image, dpi: request.dpi, frame, resolve, reject });
+    checkFrame(image, request);
+    const orientation = request.orientation ?? this.preprocess.orientation;
+    return new Promise<OcrPageResult>((resolve, reject) => {
+      this.queue.push({ codes, key: codes.join('+'), image, dpi: request.dpi, widthPt: request.pageWidthPt, heightPt: request.pageHeightPt, orientation, resolve, reject });
       this.pump();
     });
   }
@@ -178,24 +212,27 @@ export class OcrPool {
     try {
       if (!slot.worker || slot.key !== job.key) {
         await this.retire(slot);
-        const started = await this.startWorker(job.codes);
+        const { dir } = await this.stageModels(job.codes);
+        const session = await this.engine.open(job.codes, dir, { startTimeoutMs: this.startTimeoutMs });
         if (this.closed) {
-          await started.worker.terminate();
+          await session.close();
           return;
         }
-        Object.assign(slot, started, { key: job.key });
+        Object.assign(slot, { worker: session, lost: session.lost, key: job.key });
       }
-      const worker = slot.worker as Tesseract.Worker;
-      const result = await deadline(
+      const session = slot.worker as OcrSession;
+      const reading = await deadline(
         Promise.race([
-          worker.recognize(Buffer.from(job.image.buffer, job.image.byteOffset, job.image.byteLength), { user_defined_dpi: String(Math.round(job.dpi)) } as never, { blocks: true, text: false }),
+          readPage(session, { png: job.image, dpi: job.dpi, widthPt: job.widthPt, heightPt: job.heightPt }, { ...this.preprocess, orientation: job.orientation }),
           slot.lost as Promise<never>,
         ]),
         this.pageTimeoutMs,
         `OCR of one page took longer than ${this.pageTimeoutMs / 1000} s`,
       );
       slot.pages += 1;
-      if (slot.job === job) job.resolve(toPageText(result.data.blocks as unknown as TessBlock[], job.frame));
+      if (slot.job === job) {
+        job.resolve({ ...reading.text, engine: this.engine.name, engineVersion: await this.engine.version(), rotation: reading.rotation, ...(reading.osd ? { osd: reading.osd } : {}) });
+      }
     } catch (err) {
       // The worker's state is unknown after a failure: a fresh one takes the next page.
       await this.retire(slot);
@@ -207,58 +244,10 @@ export class OcrPool {
     }
   }
 
-  private async startWorker(codes: string[]): Promise<{ worker: Tesseract.Worker; lost: Promise<never> }> {
-    const { dir, files } = await this.stageModels(codes);
-    // tesseract.js reports a failed model load only to errorHandler and never settles createWorker;
-    // our worker script ends its thread in that case (tesseractWorker.cjs).
-    let setupFailed: (reason: unknown) => void = () => {};
-    const failed = new Promise<never>((_, reject) => (setupFailed = reject));
-    failed.catch(() => {});
-    let ready = false;
-    const creating = Tesseract.createWorker(codes, Tesseract.OEM.LSTM_ONLY, {
-      workerPath: OCR_WORKER_SCRIPT,
-      corePath: CORE_DIR,
-      langPath: dir,
-      cachePath: dir,
-      // The models are already local files: a cache would only copy them again.
-      cacheMethod: 'none',
-      gzip: false,
-      legacyCore: false,
-      legacyLang: false,
-      workerBlobURL: false,
-      logger: () => {},
-      errorHandler: (e: unknown) => {
-        if (ready) return;
-        const hint = /initialization failed/.test(String(e)) ? `: are ${files.join(', ')} tesseract 4 or later (LSTM) models?` : '';
-        setupFailed(new OcrError(`Could not start OCR for ${codes.join('+')} (${String(e)})${hint}`));
-      },
-    });
-    let worker: Tesseract.Worker;
-    try {
-      worker = await deadline(Promise.race([creating, failed]), this.startTimeoutMs, `Starting OCR for ${codes.join('+')} took longer than ${this.startTimeoutMs / 1000} s`);
-    } catch (err) {
-      // A worker that still comes up after we gave up on it must not live on unused.
-      creating.then((late) => late.terminate(), () => {});
-      throw err;
-    }
-    ready = true;
-    try {
-      // Whole-page layout analysis like the tesseract command line (tesseract.js defaults to one block).
-      await worker.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.AUTO });
-    } catch (err) {
-      await worker.terminate();
-      throw err;
-    }
-    const thread = (worker as unknown as { worker: NodeJS.EventEmitter }).worker;
-    const lost = new Promise<never>((_, reject) => thread.once('exit', (code: number) => reject(new OcrError(`The OCR worker ended unexpectedly (exit code ${code}).`))));
-    lost.catch(() => {});
-    return { worker, lost };
-  }
-
   private async retire(slot: Slot): Promise<void> {
     const worker = slot.worker;
     Object.assign(slot, { worker: undefined, lost: undefined, key: undefined, pages: 0 });
-    if (worker) await worker.terminate().catch(() => {});
+    if (worker) await worker.close().catch(() => {});
   }
 
   /** Puts `<code>.traineddata` for each code, uncompressed, into <dataDir>/cache/ocr-models: tesseract.js reads
@@ -268,8 +257,9 @@ export class OcrPool {
     await fs.promises.mkdir(dir, { recursive: true });
     const installed = installedLanguages(this.dataDir);
     const files = codes.map((code) => (installed.get(code) as TraineddataFile).file);
-    await Promise.all(codes.map(async (code) => {
-      const source = installed.get(code) as TraineddataFile;
+    const sources = [...codes.map((code) => installed.get(code) as TraineddataFile), OSD_MODEL];
+    await Promise.all(sources.map(async (source) => {
+      const code = source.code;
       const stat = await fs.promises.stat(source.file);
       // Keyed by the file and its version, so a model replaced in tessdata is picked up by the next worker.
       const key = `${source.file}\n${stat.size}\n${stat.mtimeMs}`;
@@ -309,28 +299,19 @@ async function writeAtomically(file: string, data: Uint8Array | string): Promise
   await fs.promises.rename(tmp, file);
 }
 
-/** Points per pixel of the image: from its pixel size where the PNG header tells it (the renderer rounds
- * pixel sizes), else from the dpi. An image that is not the page at that dpi is the caller's mistake. */
-function pageFrame(image: Uint8Array, r: OcrPageRequest): { sx: number; sy: number; heightPt: number } {
+/** An image that is not the page at that dpi is the caller's mistake (the renderer rounds pixel sizes;
+ * points per pixel come from the image's own size where the PNG header tells it). */
+function checkFrame(image: Uint8Array, r: OcrPageRequest): void {
   for (const [name, v] of [['dpi', r.dpi], ['pageWidthPt', r.pageWidthPt], ['pageHeightPt', r.pageHeightPt]] as const) {
     if (!(Number.isFinite(v) && v > 0)) throw new RangeError(`${name} must be a positive number, got ${v}`);
   }
   const size = pngSize(image);
-  if (!size) return { sx: 72 / r.dpi, sy: 72 / r.dpi, heightPt: r.pageHeightPt };
+  if (!size) return;
   const expected = [(r.pageWidthPt * r.dpi) / 72, (r.pageHeightPt * r.dpi) / 72];
   const actual = [size.width, size.height];
   if (expected.some((e, i) => Math.abs(actual[i] - e) > Math.max(2, e * 0.01))) {
     throw new RangeError(`The image is ${size.width}x${size.height} px, but a ${r.pageWidthPt}x${r.pageHeightPt} pt page at ${r.dpi} dpi is ${Math.round(expected[0])}x${Math.round(expected[1])} px`);
   }
-  return { sx: r.pageWidthPt / size.width, sy: r.pageHeightPt / size.height, heightPt: r.pageHeightPt };
-}
-
-function deadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new OcrError(`${message}.`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function asOcrError(err: unknown): OcrError {

@@ -1,0 +1,149 @@
+// Image preparation before OCR, for photographed and faded pages: each step is a switch, so the OCR
+// quality benchmark (test/bench/ocrQuality.bench.ts) can measure it alone; the defaults are the steps that
+// measured better on real receipts without making clean pages worse (figures in that benchmark's notes).
+import sharp from 'sharp';
+
+export interface PreprocessOptions {
+  /** Detect each page's orientation (OSD, checked by OCR confidence when unsure) and read it upright. */
+  orientation: boolean;
+  /** Divide by an estimate of the paper's brightness: shadows, uneven light and yellowed paper become white. */
+  normalize: boolean;
+  /** Black and white at a global threshold after normalizing (tesseract binarizes by itself otherwise). */
+  binarize: boolean;
+  /** Enlarge a page whose text is small (x-height below ~20 px) and read it again. */
+  upscale: boolean;
+  /** Tesseract page segmentation mode of the first pass (3: automatic layout, 4: one column, 6: one block, 11: sparse). */
+  psm: number;
+  /** Read large inked regions the first pass returned no words for again, as one block each. */
+  secondPass: boolean;
+}
+
+export const DEFAULT_PREPROCESS: Readonly<PreprocessOptions> = Object.freeze({
+  orientation: true,
+  normalize: false,
+  binarize: false,
+  upscale: false,
+  psm: 3,
+  secondPass: false,
+});
+
+/** A grayscale image as raw bytes, one per pixel. */
+export interface GrayImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export async function decodeGray(png: Uint8Array): Promise<GrayImage> {
+  const { data, info } = await sharp(png).removeAlpha().toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  // toColourspace('b-w') gives one channel; a decoder that kept more is reduced to its first.
+  if (info.channels === 1) return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+  const out = new Uint8Array(info.width * info.height);
+  for (let i = 0; i < out.length; i++) out[i] = data[i * info.channels];
+  return { data: out, width: info.width, height: info.height };
+}
+
+export async function encodeGray(img: GrayImage): Promise<Uint8Array> {
+  const buf = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 1 } }).png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+/**
+ * Background division: the paper's brightness is estimated on a grid of cells (the brightest pixels of each
+ * cell and its neighbours, so that text does not darken it), smoothed, and every pixel divided by it. Ink
+ * keeps its contrast to the paper around it while shadows and gradients vanish; a page already white stays
+ * as it is (division by ~255). The cell is ~2.5 % of the long side, larger than any letter's stroke.
+ */
+export async function normalizeBackground(img: GrayImage): Promise<GrayImage> {
+  const { data, width, height } = img;
+  const cell = Math.max(8, Math.round(Math.max(width, height) / 40));
+  const gw = Math.ceil(width / cell);
+  const gh = Math.ceil(height / cell);
+  // Per cell, a high percentile (not the maximum: one speck of glare would whiten the cell's ink).
+  const grid = new Uint8Array(gw * gh);
+  const hist = new Uint32Array(256);
+  for (let gy = 0; gy < gh; gy++) {
+    for (let gx = 0; gx < gw; gx++) {
+      hist.fill(0);
+      const x0 = gx * cell;
+      const y0 = gy * cell;
+      const x1 = Math.min(width, x0 + cell);
+      const y1 = Math.min(height, y0 + cell);
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) hist[data[y * width + x]]++;
+      const n = (x1 - x0) * (y1 - y0);
+      let seen = 0;
+      let v = 255;
+      for (; v > 0; v--) {
+        seen += hist[v];
+        if (seen >= n * 0.1) break;
+      }
+      grid[gy * gw + gx] = v;
+    }
+  }
+  // A cell full of ink (a bold heading, a logo) has no paper in it: take the brightest neighbour.
+  const bg = new Uint8Array(gw * gh);
+  for (let gy = 0; gy < gh; gy++) {
+    for (let gx = 0; gx < gw; gx++) {
+      let m = 0;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+        const x = gx + dx;
+        const y = gy + dy;
+        if (x >= 0 && y >= 0 && x < gw && y < gh) m = Math.max(m, grid[y * gw + x]);
+      }
+      bg[gy * gw + gx] = Math.max(m, 32);
+    }
+  }
+  const smooth = await sharp(bg, { raw: { width: gw, height: gh, channels: 1 } }).blur(1).resize(width, height, { kernel: 'linear', fit: 'fill' }).raw().toBuffer();
+  const out = new Uint8Array(width * height);
+  for (let i = 0; i < out.length; i++) out[i] = Math.min(255, Math.round((data[i] * 255) / smooth[i]));
+  return { data: out, width, height };
+}
+
+/** Otsu's threshold of the image's histogram: the level that best separates ink from paper. */
+export function otsuThreshold(img: GrayImage): number {
+  const hist = new Float64Array(256);
+  for (const v of img.data) hist[v]++;
+  const total = img.data.length;
+  let sumAll = 0;
+  for (let i = 0; i < 256; i++) sumAll += i * hist[i];
+  let sumB = 0;
+  let wB = 0;
+  let best = 0;
+  let threshold = 128;
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t];
+    if (wB === 0) continue;
+    const wF = total - wB;
+    if (wF === 0) break;
+    sumB += t * hist[t];
+    const mB = sumB / wB;
+    const mF = (sumAll - sumB) / wF;
+    const between = wB * wF * (mB - mF) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = t;
+    }
+  }
+  return threshold;
+}
+
+export function binarize(img: GrayImage, threshold = otsuThreshold(img)): GrayImage {
+  const out = new Uint8Array(img.data.length);
+  for (let i = 0; i < out.length; i++) out[i] = img.data[i] > threshold ? 255 : 0;
+  return { data: out, width: img.width, height: img.height };
+}
+
+/** Turns the image clockwise by a multiple of 90 degrees. */
+export async function turnImage(png: Uint8Array, turn: number, compressionLevel = 1): Promise<Uint8Array> {
+  if (turn % 360 === 0) return png;
+  const buf = await sharp(png).rotate(turn).png({ compressionLevel, adaptiveFiltering: false }).toBuffer();
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+/** Enlarges by `factor` (Lanczos): letters get the pixels tesseract's network was trained on. */
+export async function scaleImage(png: Uint8Array, width: number, height: number, factor: number): Promise<{ png: Uint8Array; width: number; height: number }> {
+  const w = Math.round(width * factor);
+  const h = Math.round(height * factor);
+  const buf = await sharp(png).resize(w, h, { kernel: 'lanczos3', fit: 'fill' }).png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
+  return { png: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength), width: w, height: h };
+}

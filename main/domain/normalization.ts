@@ -327,7 +327,19 @@ const PIVOT = 69;
 function toIsoDate(text: string): string | null {
   const s = text.trim().replace(EDGE_NOISE, '').replace(TIME_OF_DAY, '').replace(EDGE_NOISE, '');
   if (s === '') return null;
-  return /\p{L}/u.test(s) ? dateWithMonthName(s) : numericDate(s);
+  return repeatedDate(s) ?? (/\p{L}/u.test(s) ? dateWithMonthName(s) : numericDate(s));
+}
+
+/**
+ * "02.06./02.06." (issue 10): the same date twice around one slash (a form's two fields read as one)
+ * is that date. Both halves need a dot, so "03/04/2019" and "01.03/2019" are not split; halves that
+ * differ ("02.06./03.06.") fall through to the rules, which refuse the mixed separators.
+ */
+function repeatedDate(s: string): string | null {
+  const m = /^([^/]*\.[^/]*)\/([^/]*\.[^/]*)$/.exec(s);
+  if (!m) return null;
+  const first = toIsoDate(m[1]);
+  return first !== null && first === toIsoDate(m[2]) ? first : null;
 }
 
 /** Rule 2: a German or English month name (or abbreviation) with a day and/or a year in digits. */
@@ -358,7 +370,7 @@ function dateWithMonthName(raw: string): string | null {
 /** Numeric dates: year-first ISO shapes, else day.month.year (German), with or without separators. */
 function numericDate(raw: string): string | null {
   // Spaces around separators are OCR noise ("01. 03. 2019"); digits split only by spaces ("3 7") are no date.
-  const s = raw.replace(/\s*([./-])\s*/g, '$1');
+  const s = commaAfterDay(lowQuotesAsDots(raw)).replace(/\s*([./-])\s*/g, '$1');
   if (!/^[\d./-]+$/.test(s)) return null;
   const seps = new Set(s.replace(/\d/g, ''));
   if (seps.size === 0) return digitRun(s);
@@ -387,6 +399,23 @@ function numericDate(raw: string): string | null {
   // Rule 3: parts that only split DDMMYY(YY) at a part boundary ("23.0919", "0103.2019").
   if ((a.length === 2 || a.length === 4) && (a + b).length >= 6) readings.push(dayMonthYear(a + b));
   return unique(readings);
+}
+
+/**
+ * "12„03.2019", "12.03‚2019", "15.02.‚2019" (issue 10): OCR reads a dot as a low quote. Between digits
+ * it stands for the dot; next to a dot it is a stray mark and dropped. Doubled ("12„„03") it stays noise.
+ */
+function lowQuotesAsDots(s: string): string {
+  return s.replace(/(?<=\d)\s*[„‚]\s*(?=\d)/g, '.').replace(/(?<=\.\s*)[„‚]|[„‚](?=\s*\.)/g, '');
+}
+
+/**
+ * "03,12." -> 3 December (issue 10): OCR reads the day's dot as a comma. Only after a one- or two-digit
+ * day and before a month that a dot ends, so "03,07," and "20,20,3030" stay refused and "3,12" stays
+ * no date.
+ */
+function commaAfterDay(s: string): string {
+  return s.replace(/^(\d{1,2})\s*,\s*(?=\d{1,2}\s*\.)/, '$1.');
 }
 
 /** Digits only: YYYY (year only), DDMMYY, DDMMYYYY or YYYYMMDD; anything else is a long digit run. */

@@ -565,6 +565,54 @@ describe('Dates', () => {
       ['12.31.2019', null], // dots are never month first
     ]);
   });
+
+  // Issue 10: OCR noise the reference service reads through, each family with near-misses that stay refused.
+
+  describe('Date OCR: a comma after the day of a date without a year (rule 4 gives year 0000)', () => {
+    table('Date', [
+      ['03,12.', '0000-12-03'],
+      ['23,01.', '0000-01-23'],
+      ['24,01.', '0000-01-24'],
+      ['3,12.', '0000-12-03'],
+      ['03, 12.', '0000-12-03'],
+      ['05.09;', '0000-09-05'],
+      ['03,12.2019', '2019-12-03'], // the same misread dot with a year
+      ['03,07,', null],
+      ['03,12', null],
+      ['03,12,2019', null],
+      ['20,20,3030', null],
+      ['123,12.', null],
+      ['03,,12.', null],
+      ['31,02.', null],
+    ]);
+  });
+
+  describe('Date OCR: the same date written twice around a slash is that date', () => {
+    table('Date', [
+      ['02.06./02.06.', '0000-06-02'],
+      ['02.06./ 02.06.', '0000-06-02'],
+      ['02.06. / 2.6.', '0000-06-02'],
+      ['01.03.2019/01.03.2019', '2019-03-01'],
+      ['02.06./03.06.', null], // two different dates
+      ['02.06./02.06./02.06.', null],
+      ['02.06./x', null],
+      ['02.06./2019', null],
+    ]);
+  });
+
+  describe('Date OCR: a low quote inside a date is a misread dot', () => {
+    table('Date', [
+      ['12„03.2019', '2019-03-12'],
+      ['12.03‚2019', '2019-03-12'],
+      ['15.02.‚2019', '2019-02-15'],
+      ['12„03„2019', '2019-03-12'],
+      ['1„3.19', '2019-03-01'],
+      ['12„„03.2019', null],
+      ['12/03„2019', null], // then the separators are mixed
+      ['2019-03„01', null],
+      ['12„03.2O19', null], // a letter inside the digits stays refused in dates
+    ]);
+  });
 });
 
 describe('Booleans', () => {

@@ -40,7 +40,8 @@ export function errorResponse(err: unknown): { status: number; body: Record<stri
     }
     return { status: 400, body: { [e.field ?? 'non_field_errors']: [e.message] } };
   }
-  if (typeof e?.message === 'string' && e.message.startsWith('Malformed part header') || e?.message === 'Unexpected end of form') {
+  // busboy's words for a broken multipart body (a missing boundary, a cut-off or malformed part).
+  if (typeof e?.message === 'string' && /^(Multipart: |Malformed part header|Unexpected end of form)/.test(e.message)) {
     return { status: 400, body: { detail: `Malformed multipart body: ${e.message}` } };
   }
   if (e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {

@@ -11,10 +11,12 @@ function firstValue(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** A whole number of 0 or more; beyond 2^53 - 1 it is taken as that (no list is that long, and the
+ * database compares only integers it can hold: a larger one was a 500). */
 function nonNegativeInt(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw ValidationError.of(name, `Must be a whole number of 0 or more, got "${raw}".`);
-  return Number(raw);
+  return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

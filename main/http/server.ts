@@ -41,6 +41,13 @@ function hasBody(req: Request): boolean {
   return req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
 }
 
+/** A multipart body is cut into parts at its boundary: without one there is nothing to read. */
+function missingBoundary(req: Request): HttpError | undefined {
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(req.get('content-type') ?? '');
+  if (boundary?.[1] || boundary?.[2]) return undefined;
+  return new HttpError(400, 'Malformed multipart body: the Content-Type multipart/form-data needs a boundary parameter (multipart/form-data; boundary=...).');
+}
+
 function bodyParsers(core: Core, spec: RouteSpec): RequestHandler[] {
   if (!spec.body || !['post', 'put', 'patch', 'delete'].includes(spec.method)) return [];
   const limit = core.config.maxBodyBytes;
@@ -50,7 +57,7 @@ function bodyParsers(core: Core, spec: RouteSpec): RequestHandler[] {
         if (!req.is('multipart/form-data')) {
           return next(new HttpError(415, `This endpoint takes multipart/form-data (got "${req.get('content-type') ?? 'no content type'}").`));
         }
-        next();
+        next(missingBoundary(req));
       },
       core.upload.single(spec.fileField ?? 'data_file'),
     ];
@@ -73,6 +80,8 @@ function bodyParsers(core: Core, spec: RouteSpec): RequestHandler[] {
         });
       }
       if (req.is('multipart/form-data')) {
+        const noBoundary = missingBoundary(req);
+        if (noBoundary) return next(noBoundary);
         return multipartFields(req, res, (err?: unknown) => {
           if (err) return next(err);
           req.body = coerceForm(spec.body!, { ...(req.body ?? {}) });

@@ -5,7 +5,8 @@ type FieldTree = { [name: string]: FieldTree | true };
 
 export function parseFields(raw: string | undefined): FieldTree | undefined {
   if (!raw) return undefined;
-  const tree: FieldTree = {};
+  // No prototype: a requested name such as "__proto__" or "constructor" is only ever a key of this tree.
+  const tree: FieldTree = Object.create(null);
   for (const path of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
     let node = tree;
     const parts = path.split('.');
@@ -15,7 +16,7 @@ export function parseFields(raw: string | undefined): FieldTree | undefined {
       } else {
         const child = node[part];
         if (child === true) return; // the whole field is already kept
-        node = node[part] = (child as FieldTree) ?? {};
+        node = node[part] = (child as FieldTree) ?? Object.create(null);
       }
     });
   }
@@ -27,7 +28,7 @@ export function applyFields(value: unknown, tree: FieldTree): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [name, sub] of Object.entries(tree)) {
-    if (!(name in (value as object))) continue;
+    if (!Object.hasOwn(value as object, name)) continue;
     const v = (value as Record<string, unknown>)[name];
     out[name] = sub === true ? v : applyFields(v, sub);
   }

@@ -52,7 +52,8 @@ export const containsFilter = (column: string): Filter => (qb, raw) => {
 export async function runList<T>(base: AnyQuery, params: ListParams, spec: ListSpec, select: (qb: AnyQuery) => AnyQuery): Promise<Page<T>> {
   let qb = base;
   for (const [name, raw] of Object.entries(params.filters)) {
-    const f = spec.filters[name];
+    // Own keys only: `?constructor=` or `?__proto__=` must not reach Object.prototype's members.
+    const f = Object.hasOwn(spec.filters, name) ? spec.filters[name] : undefined;
     if (f) qb = f(qb, raw, name);
   }
   if (params.createdAfter) qb = qb.where(sql.ref(spec.createdAtColumn), '>', params.createdAfter);
@@ -60,7 +61,7 @@ export async function runList<T>(base: AnyQuery, params: ListParams, spec: ListS
 
   const ordering = params.ordering.length ? params.ordering : spec.defaultOrder;
   for (const o of ordering) {
-    if (!spec.orderable[o.field]) {
+    if (!Object.hasOwn(spec.orderable, o.field)) {
       throw ValidationError.of('ordering', `Cannot order by "${o.field}". Allowed: ${Object.keys(spec.orderable).join(', ')}.`);
     }
   }

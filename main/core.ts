@@ -115,7 +115,9 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
         ...analysisHandlers({ repos, annotations: services.annotations, models: new ModelFiles(blobs), onProcessed }),
       },
       analysis: { jobKind: ANALYZE_DOCUMENT, enqueue: enqueueAnalysis },
+      afterReadAgain: (r, doc) => services.readAgain.afterDocumentRead(r, doc),
     });
+    services.readAgain.attach({ ocr: () => processor.ocr(), enqueue: (r, doc, langs) => processor.enqueueReadAgain(r, doc, langs) });
     services.documents.attachPipeline({
       check: async (file) => void (await checkUpload(await fs.promises.readFile(file), limits)),
       async enqueue(r, doc) {

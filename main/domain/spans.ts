@@ -118,6 +118,24 @@ function unreadSpan(s: SpanInput, previous: StoredSpan[]): StoredSpan {
 }
 
 /**
+ * Spans of a typed value: nothing can be read in the box, so the reviewer typed what it says. Each keeps
+ * its rectangle and the typed text, and has no offsets: the document text is not changed, so every
+ * other annotation's offsets stay right.
+ */
+export function typedSpans(spans: SpanInput[]): StoredSpan[] {
+  return spans.map((s, i) => {
+    const text = (s.offset_string ?? '').trim();
+    if (!text) throw ValidationError.of(`span.${i}.offset_string`, 'Type the value: a typed annotation keeps the text sent for its box (offset_string).');
+    return {
+      page_index: s.page_index, x0: s.x0, x1: s.x1, y0: s.y0, y1: s.y1,
+      top: s.top ?? null, bottom: s.bottom ?? null,
+      offset_string: text, offset_string_original: text,
+      start_offset: null, end_offset: null,
+    };
+  });
+}
+
+/**
  * Spans the extraction AI made from the document's own characters (geometry.spansFromChars): stored as
  * given, offsets included, without reading the characters again.
  */

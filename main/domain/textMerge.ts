@@ -7,7 +7,7 @@
 // shared baseline) and their columns (the page's old padding unit), so the rest of the page reads as
 // before. Characters of the old reading inside the region give way to the new reading.
 import { layoutText, pageColumnUnit, type CharBox, type LayoutInputChar } from '../pipeline/textLayout.ts';
-import { spansFromChars, type Rect } from './geometry.ts';
+import { spansFromChars, type Rect, type Span } from './geometry.ts';
 
 /** A span as the merge sees it: where it is and which characters it covered (end exclusive). */
 export interface OffsetSpan extends Rect {
@@ -152,13 +152,32 @@ export function mergeRegionText(input: RegionMergeInput): RegionMergeResult {
     }
     // Otherwise it is read again from its box: the characters now inside it, one span per line.
     const inBox = placed.filter((c) => c.x0 >= Math.min(span.x0, span.x1) - 0.01 && c.x1 <= Math.max(span.x0, span.x1) + 0.01 && c.y0 >= Math.min(span.y0, span.y1) - 0.01 && c.y1 <= Math.max(span.y0, span.y1) + 0.01);
-    return spansFromChars(text, inBox, heights).map((l) => ({
-      start_offset: l.start_offset,
-      end_offset: l.end_offset,
-      offset_string: l.offset_string,
-      line: { page_index: l.page_index, x0: l.x0, x1: l.x1, y0: l.y0, y1: l.y1, top: l.top, bottom: l.bottom },
-    }));
+    return perLine(spansFromChars(text, inBox, heights));
   }
 
   return { text, chars, added, moveSpan };
+}
+
+/**
+ * A span read again from its box over a document's new characters (after the whole document was read
+ * again): the characters whose centre lies inside the box, one span per line; none when the box is empty
+ * now. Centres rather than whole boxes: a second reading draws each character's box a little differently,
+ * and a box drawn tightly around the old reading must still hold the new one.
+ */
+export function spansInBox(text: string, pageChars: readonly CharBox[], pageHeight: number, box: Rect): MergedSpan[] {
+  const heights: number[] = [];
+  heights[box.page_index] = pageHeight;
+  const inside = pageChars.filter((c) => c.page_index === box.page_index && centerInside(c, box));
+  return perLine(spansFromChars(text, inside, heights));
+}
+
+/** Spans of a box's characters: a box of one line keeps its own rectangle (the reviewer drew it); over
+ * several lines it becomes one span per line, each with its line's box (a span never crosses a line). */
+function perLine(lines: Span[]): MergedSpan[] {
+  return lines.map((l) => ({
+    start_offset: l.start_offset,
+    end_offset: l.end_offset,
+    offset_string: l.offset_string,
+    ...(lines.length > 1 ? { line: { page_index: l.page_index, x0: l.x0, x1: l.x1, y0: l.y0, y1: l.y1, top: l.top, bottom: l.bottom } } : {}),
+  }));
 }

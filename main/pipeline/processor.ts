@@ -11,9 +11,12 @@ import type { BlobStore } from '../blobs/blobStore.ts';
 import type { DocumentPipelineHook } from '../services/documentService.ts';
 import type { NewPage } from '../store/repositories/pageRepository.ts';
 import { DocumentStatus } from '../domain/documentStatus.ts';
-import { enqueue, JobRunner, type JobContext, type JobHandler } from '../jobs/jobQueue.ts';
-import { runPipeline } from './documentPipeline.ts';
+import { enqueue, JobRunner, JobSetAsideError, type JobContext, type JobHandler } from '../jobs/jobQueue.ts';
+import { runPipeline, type PipelineResult } from './documentPipeline.ts';
+import { withoutOcrLayers } from './ocrLayer.ts';
+import { sniff } from './sniff.ts';
 import { FileRejectedError } from './errors.ts';
+import { readerErrorContext } from './pdfWorkerPool.ts';
 import { OcrPool } from './ocr/ocrPool.ts';
 import type { PipelineLimits } from './limits.ts';
 import type { CharBox } from './textLayout.ts';
@@ -22,6 +25,8 @@ import type { CharBox } from './textLayout.ts';
 const FINISHED: number[] = [DocumentStatus.DONE, DocumentStatus.COULD_NOT_BE_PROCESSED, 41];
 
 export const PROCESS_DOCUMENT = 'process-document';
+/** A processed document read again on request (POST documents/<id>/read-again/). */
+export const READ_AGAIN = 'read-again-document';
 
 /** A document that cannot be processed however often it is tried: no retries. */
 export class ProcessingError extends Error {}
@@ -48,6 +53,9 @@ export interface ProcessorDeps {
    * among `handlers`; its end counts as the end of processing. Without it, OCR ends processing.
    */
   analysis?: { jobKind: string; enqueue(repos: Repos, doc: DocumentRow): Promise<number> };
+  /** After a document was read again, in the transaction that stores it: moves its annotations to the
+   * new text and returns the status to set (services/readAgainService.ts). */
+  afterReadAgain?: (repos: Repos, doc: DocumentRow) => Promise<number>;
 }
 
 export class DocumentProcessor implements DocumentPipelineHook {
@@ -60,10 +68,10 @@ export class DocumentProcessor implements DocumentPipelineHook {
       repos: deps.repos,
       uow: deps.uow,
       concurrency: deps.concurrency ?? 1,
-      handlers: { ...deps.handlers, [PROCESS_DOCUMENT]: (ctx) => this.process(ctx) },
+      handlers: { ...deps.handlers, [PROCESS_DOCUMENT]: (ctx) => this.process(ctx), [READ_AGAIN]: (ctx) => this.readAgain(ctx) },
       onFailed: (job, error, repos) => this.failed(job, error, repos),
       onSettled: (job) => {
-        if ((job.kind === PROCESS_DOCUMENT || job.kind === deps.analysis?.jobKind) && job.document_id !== null) this.events.emit('settled', job.document_id);
+        if ((job.kind === PROCESS_DOCUMENT || job.kind === READ_AGAIN || job.kind === deps.analysis?.jobKind) && job.document_id !== null) this.events.emit('settled', job.document_id);
       },
       log: (message, error) => console.error(`[folio] ${message}`, error ?? ''),
     });
@@ -107,7 +115,14 @@ export class DocumentProcessor implements DocumentPipelineHook {
     });
   }
 
-  private ocr(): OcrPool {
+  /** In the caller's transaction: reads a processed document again with these OCR languages. */
+  async enqueueReadAgain(repos: Repos, doc: DocumentRow, langs: string[]): Promise<void> {
+    // Keyed by the document's state: a second request for the same state is the same reading.
+    await enqueue(repos, { kind: READ_AGAIN, documentId: doc.id, payload: { documentId: doc.id, langs }, dedupeKey: `read-again:${doc.id}:${doc.updated_at}` });
+  }
+
+  /** The OCR pool, shared with whoever reads a page region again (one pool of workers per process). */
+  ocr(): OcrPool {
     this.ocrPool ??= new OcrPool({ dataDir: this.deps.dataDir, size: this.deps.ocrWorkers });
     return this.ocrPool;
   }
@@ -141,25 +156,7 @@ export class DocumentProcessor implements DocumentPipelineHook {
     }
 
     const searchableKey = result.searchableIsUpload ? doc.blob_key : (await blobs.put(Buffer.from(result.searchable))).key;
-    const byPage = new Map<number, CharBox[]>();
-    for (const c of result.layout.chars) {
-      const list = byPage.get(c.page_index);
-      if (list) list.push(c);
-      else byPage.set(c.page_index, [c]);
-    }
-    const pages: NewPage[] = result.pages.map((p, i) => ({
-      number: p.number,
-      widthPt: p.widthPt,
-      heightPt: p.heightPt,
-      rotation: p.rotation,
-      imageBlob: p.image?.key ?? null,
-      imageWidth: p.image?.widthPx ?? null,
-      imageHeight: p.image?.heightPx ?? null,
-      thumbnailBlob: p.thumbnailKey ?? null,
-      hasTextLayer: p.hasTextLayer,
-      ocr: p.ocr,
-      chars: byPage.get(i) ?? [],
-    }));
+    const pages = pagesOf(result);
     await ctx.completeWith(async (r) => {
       await r.pages.replaceForDocument(id, pages);
       await r.documents.update(id, {
@@ -180,16 +177,99 @@ export class DocumentProcessor implements DocumentPipelineHook {
     });
   }
 
+  /**
+   * A processed document read again: its scanned pages without Folio's old OCR text layer (so OCR reads
+   * them anew, with the languages asked for), its born-digital pages as they are. Pages, text and the
+   * searchable PDF are replaced, and the annotations moved to the new text, in one transaction with the
+   * job's done mark. The upload itself stays as it was.
+   */
+  private async readAgain(ctx: JobContext<{ documentId: number; langs: string[] }>): Promise<void> {
+    const { repos, blobs } = this.deps;
+    const id = ctx.payload.documentId;
+    const doc = await repos.documents.findById(id);
+    if (!doc || (doc.status !== DocumentStatus.QUEUING_FOR_OCR && doc.status !== DocumentStatus.OCR_IN_PROGRESS)) return;
+    const started = performance.now();
+    await repos.documents.update(id, { status: DocumentStatus.OCR_IN_PROGRESS, status_reason: null });
+    let result;
+    try {
+      const source = await blobs.read(doc.searchable_blob_key ?? doc.blob_key);
+      const bytes = sniff(source).kind === 'pdf' ? await withoutOcrLayers(new Uint8Array(source.buffer, source.byteOffset, source.byteLength)) : source;
+      result = await runPipeline({
+        bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        langs: ctx.payload.langs,
+        ocr: this.ocr(),
+        limits: this.deps.limits,
+        heartbeat: () => ctx.heartbeat(),
+        storeImage: async (png) => (await blobs.put(Buffer.from(png.buffer, png.byteOffset, png.byteLength))).key,
+      });
+    } catch (err) {
+      const permanent = permanentReason(err);
+      if (permanent === undefined) throw err;
+      // The document stays as it was read before; the reason says why this reading failed.
+      await ctx.completeWith((r) => r.documents.update(id, { status: DocumentStatus.DONE, status_reason: `Reading again failed: ${permanent}` }));
+      return;
+    }
+    const searchableKey = (await blobs.put(Buffer.from(result.searchable))).key;
+    const pages = pagesOf(result);
+    await ctx.completeWith(async (r) => {
+      await r.pages.replaceForDocument(id, pages);
+      await r.documents.update(id, {
+        text: result.layout.text,
+        number_of_pages: pages.length,
+        searchable_blob_key: searchableKey,
+        status_reason: null,
+        ocr_time: result.ocrSeconds,
+        processing_time: (performance.now() - started) / 1000,
+      });
+      const stored = (await r.documents.findById(id))!;
+      const status = this.deps.afterReadAgain ? await this.deps.afterReadAgain(r, stored) : DocumentStatus.DONE;
+      await r.documents.update(id, { status });
+    });
+  }
+
   private async failed(job: JobRow, error: unknown, repos: Repos): Promise<void> {
+    if (job.kind === READ_AGAIN && job.document_id !== null) {
+      // A failed reading leaves the document as it was read before.
+      const reason = `Reading again failed after ${job.attempts} attempts: ${(error as Error)?.message ?? String(error)}`;
+      await repos.documents.update(job.document_id, { status: DocumentStatus.DONE, status_reason: reason });
+      return;
+    }
     if ((job.kind !== PROCESS_DOCUMENT && job.kind !== this.deps.analysis?.jobKind) || job.document_id === null) return;
-    const reason = `Processing failed after ${job.attempts} attempts: ${(error as Error)?.message ?? String(error)}`;
+    const reason = error instanceof JobSetAsideError ? error.message : `Processing failed after ${job.attempts} attempts: ${(error as Error)?.message ?? String(error)}`;
     await repos.documents.update(job.document_id, { status: DocumentStatus.COULD_NOT_BE_PROCESSED, status_reason: reason });
   }
+}
+
+/** The pipeline's pages as stored, each with its characters. */
+function pagesOf(result: PipelineResult): NewPage[] {
+  const byPage = new Map<number, CharBox[]>();
+  for (const c of result.layout.chars) {
+    const list = byPage.get(c.page_index);
+    if (list) list.push(c);
+    else byPage.set(c.page_index, [c]);
+  }
+  return result.pages.map((p, i) => ({
+    number: p.number,
+    widthPt: p.widthPt,
+    heightPt: p.heightPt,
+    rotation: p.rotation,
+    imageBlob: p.image?.key ?? null,
+    imageWidth: p.image?.widthPx ?? null,
+    imageHeight: p.image?.heightPx ?? null,
+    thumbnailBlob: p.thumbnailKey ?? null,
+    hasTextLayer: p.hasTextLayer,
+    ocr: p.ocr,
+    chars: byPage.get(i) ?? [],
+  }));
 }
 
 /** The reason to show for a failure that retrying cannot cure; undefined for one worth retrying. */
 function permanentReason(err: unknown): string | undefined {
   if (err instanceof FileRejectedError || err instanceof ProcessingError) return err.message;
+  // pdf.js's own words ("_this.catalog.Pages is not a function") mean nothing to a reviewer; the job's
+  // last_error keeps them for the log.
+  const reading = readerErrorContext(err);
+  if (reading !== undefined) return `The PDF is damaged and could not be read (${reading}). Upload a repaired copy, for example the file printed again to PDF.`;
   const e = err as Error & { name?: string };
   // pdf.js: the file is not a PDF it can read, or needs a password.
   if (e?.name === 'InvalidPDFException' || e?.name === 'PasswordException' || e?.name === 'FormatError') {

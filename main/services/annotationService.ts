@@ -10,7 +10,7 @@ import { labelDataType } from '../../shared/schemas/taxonomy.ts';
 import { NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
 import { decideAnnotationSet, type SetRequest } from '../domain/annotationSetRules.ts';
 import { fillsLabel, labelStatus, reviewState, type LabelStatus, type ReviewSet, type ReviewState } from '../domain/reviewRules.ts';
-import { machineSpans, parseSpans, samePosition, spanColumns, toStoredSpans, type SpanInput, type StoredSpan } from '../domain/spans.ts';
+import { machineSpans, parseSpans, samePosition, spanColumns, toStoredSpans, typedSpans, type SpanInput, type StoredSpan } from '../domain/spans.ts';
 import { textInRects } from '../domain/geometry.ts';
 import { documentForField, visibleDocument } from './documentService.ts';
 
@@ -71,8 +71,19 @@ interface NewAnnotationInput {
   confidence: number | null;
   origin: 'human' | 'machine';
   userId: number | null;
+  /** The reviewer typed the value (nothing readable in the box): stored with its boxes, without offsets. */
+  typed?: boolean;
   /** Normalize with this data type instead of the label's current one. */
   dataType?: string;
+}
+
+/** Where a span is after its document's text changed (domain/textMerge.ts MergedSpan). */
+export interface MovedSpan {
+  start_offset: number;
+  end_offset: number;
+  offset_string: string;
+  /** The span's new box when it was read again from its box (one per line of it). */
+  line?: { page_index: number; x0: number; x1: number; y0: number; y1: number; top: number; bottom: number };
 }
 
 /** The stored `normalized` column: the API value of spec 2.14 as JSON text. */
@@ -93,6 +104,11 @@ export class AnnotationService {
     return this.uow(async (r) => this.createHuman(r, user, await documentForField(r, user, input.document), input));
   }
 
+  /** A reviewer's annotation inside the caller's transaction (a region read again makes one of its text). */
+  createForDocumentIn(r: Repos, user: UserRow, doc: DocumentRow, input: DocumentAnnotationCreate): Promise<AnnotationView> {
+    return this.createHuman(r, user, doc, input);
+  }
+
   private async createHuman(r: Repos, user: UserRow, doc: DocumentRow, input: DocumentAnnotationCreate): Promise<AnnotationView> {
     this.assertUnlocked(doc);
     const row = await this.insert(r, doc, {
@@ -106,6 +122,7 @@ export class AnnotationService {
       confidence: input.confidence ?? null,
       origin: 'human',
       userId: user.id,
+      typed: input.is_typed ?? false,
     });
     return this.view(r, row);
   }
@@ -136,7 +153,8 @@ export class AnnotationService {
     const label = await this.labelFor(r, doc, input.labelId, 'label');
     const setId = await this.resolveSet(r, doc, label, input.annotationSetId, input.labelSetId, 'annotation');
     // The AI's spans come from the document's own characters; a person's are read against them.
-    const spans = input.origin === 'machine' ? this.machineStoredSpans(doc, input.spans) : await this.storedSpans(r, doc, input.spans);
+    const spans =
+      input.origin === 'machine' ? this.machineStoredSpans(doc, input.spans) : input.typed ? this.typedStoredSpans(doc, input.spans) : await this.storedSpans(r, doc, input.spans);
     await this.assertNotDuplicate(r, doc.id, label, spans);
     const columns = spanColumns(spans);
     const id = await r.annotations.insertAnnotation({
@@ -149,12 +167,48 @@ export class AnnotationService {
       revised: input.revised ? 1 : 0,
       confidence: input.confidence,
       origin: input.origin,
+      is_typed: input.typed ? 1 : 0,
       created_by: input.userId,
       revised_by: input.revised ? input.userId : null,
     });
     const row = (await r.annotations.findAnnotation(id))!;
     await this.afterWrite(r, row);
     return row;
+  }
+
+  /**
+   * After the document's text changed (read again): every annotation's spans through `move`, inside the
+   * caller's transaction. A span `move` gives no place keeps its box and text without offsets (nothing
+   * to point at any more); a corrected text stays the correction. Typed values have no offsets and are
+   * left as they are. `remove` picks annotations to delete instead (machine proposals to extract anew).
+   */
+  async rewriteSpans(r: Repos, documentId: number, move: (span: StoredSpan) => MovedSpan[], remove: (a: AnnotationRow) => boolean = () => false): Promise<void> {
+    const rows = await r.annotations.annotationsOfDocument(documentId);
+    const labels = new Map((await r.annotations.labelsByIds(rows.map((a) => a.label_id))).map((l) => [l.id, l]));
+    for (const a of rows) {
+      if (remove(a)) {
+        await r.annotations.removeAnnotation(a.id);
+        continue;
+      }
+      if (a.is_typed) continue;
+      const spans = parseSpans(a.spans).flatMap((span): StoredSpan[] => {
+        const moved = move(span);
+        const corrected = span.offset_string !== span.offset_string_original;
+        if (!moved.length) return [{ ...span, start_offset: null, end_offset: null }];
+        return moved.map((m) => ({
+          ...span,
+          ...(m.line ?? {}),
+          start_offset: m.start_offset,
+          end_offset: m.end_offset,
+          offset_string: corrected && moved.length === 1 ? span.offset_string : m.offset_string,
+          offset_string_original: m.offset_string,
+        }));
+      });
+      const columns = spanColumns(spans);
+      if (columns.spans === a.spans) continue;
+      const label = labels.get(a.label_id);
+      await r.annotations.updateAnnotations([a.id], { ...columns, normalized: normalizedColumn(columns.offset_string, label?.data_type ?? 'Text') });
+    }
   }
 
   // --- reading ---------------------------------------------------------------------------------
@@ -184,7 +238,8 @@ export class AnnotationService {
         changes.label_id = label.id;
         changes.annotation_set_id = await this.resolveSet(r, doc, label, c.annotation_set ?? a.annotation_set_id, null, 'annotation');
       }
-      const spans = c.span ? await this.storedSpans(r, doc, c.span, parseSpans(a.spans)) : parseSpans(a.spans);
+      // A typed value stays typed: its spans are boxes with the text sent.
+      const spans = !c.span ? parseSpans(a.spans) : a.is_typed ? this.typedStoredSpans(doc, c.span) : await this.storedSpans(r, doc, c.span, parseSpans(a.spans));
       if (c.span || c.label !== undefined) {
         const columns = spanColumns(spans);
         Object.assign(changes, c.span ? columns : {}, { normalized: normalizedColumn(columns.offset_string, label.data_type) });
@@ -210,7 +265,8 @@ export class AnnotationService {
       // Naming the label set the annotation is already in keeps it in its set rather than opening another.
       if (annotationSetId === null && labelSetId === a.label_set_id) annotationSetId = a.annotation_set_id;
       const setId = await this.resolveSet(r, doc, label, annotationSetId, labelSetId, 'annotation');
-      const spans = await this.storedSpans(r, doc, body.span, parseSpans(a.spans));
+      const typed = body.is_typed ?? a.is_typed === 1;
+      const spans = typed ? this.typedStoredSpans(doc, body.span) : await this.storedSpans(r, doc, body.span, parseSpans(a.spans));
       await this.assertNotDuplicate(r, doc.id, label, spans, a.id);
       const revised = body.is_revised ?? body.revised ?? false;
       const columns = spanColumns(spans);
@@ -223,6 +279,7 @@ export class AnnotationService {
         revised: revised ? 1 : 0,
         revised_by: revised ? user.id : null,
         confidence: body.confidence ?? null,
+        is_typed: typed ? 1 : 0,
       });
       const row = (await r.annotations.findAnnotation(a.id))!;
       await this.afterWrite(r, row);
@@ -505,6 +562,11 @@ export class AnnotationService {
     this.assertOnPages(doc, spans);
     const { chars, heights } = await r.pages.charsForDocument(doc.id, [...new Set(spans.map((s) => s.page_index))]);
     return toStoredSpans(spans, previous, textInRects(doc.text ?? '', chars, heights));
+  }
+
+  private typedStoredSpans(doc: DocumentRow, spans: SpanInput[]): StoredSpan[] {
+    this.assertOnPages(doc, spans);
+    return typedSpans(spans);
   }
 
   private machineStoredSpans(doc: DocumentRow, spans: SpanInput[]): StoredSpan[] {

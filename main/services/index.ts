@@ -14,6 +14,7 @@ import { ExportService } from './exportService.ts';
 import { SegmentationService } from './segmentationService.ts';
 import { AiModelService } from './aiModelService.ts';
 import { PostprocessService } from './postprocessService.ts';
+import { ReadAgainService } from './readAgainService.ts';
 import type { AiKind } from '../store/schema.ts';
 import type { Trainer } from '../ai/trainers/types.ts';
 
@@ -44,6 +45,7 @@ export function makeServices(deps: ServiceDeps) {
     taxonomy: new TaxonomyService(repos, uow, projects),
     events: new EventService(repos),
     postprocess: new PostprocessService(repos, uow, deps.blobs, documents),
+    readAgain: new ReadAgainService(repos, uow, deps.blobs, annotations, deps.dataDir),
     aiModels: new AiModelService(repos, uow, deps.blobs, projects, deps.trainers),
   };
 }

@@ -60,6 +60,8 @@ const annotationFields = {
   is_revised: z.boolean().optional(),
   revised: z.boolean().optional().describe('same as is_revised'),
   confidence: Confidence.optional(),
+  is_typed: z.boolean().optional()
+    .describe('true: the reviewer typed the value because nothing can be read in the box; each span keeps its box and its offset_string (required), without offsets'),
 };
 
 /** POST /documents/<id>/annotations/: the document comes from the path. */
@@ -132,6 +134,7 @@ export const Annotation = z.object({
   is_revised: z.boolean(),
   confidence: z.number().nullable(),
   origin: z.enum(['human', 'machine']),
+  is_typed: z.boolean().describe('the value was typed by the reviewer, not read from the document: its spans have no offsets'),
   review_state: ReviewStateName,
   normalized: z.union([z.number(), z.string(), z.boolean()]).nullable(),
   created_by: Id.nullable(),

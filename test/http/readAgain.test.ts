@@ -70,4 +70,120 @@ describe('read again', () => {
     });
 
   });
+
+  /** A receipt with labels to annotate it with. */
+  async function labelled(): Promise<{ doc: any; label: number; labelSet: number }> {
+    const category = await created(s.admin.post('/api/v3/categories/', { name: `Till ${Math.random()}`, project }));
+    const label = await created(s.admin.post('/api/v3/labels/', { name: `Amount ${Math.random()}`, project, data_type: 'Text' }));
+    await s.admin.patch(`/api/v3/label-sets/${category.id}/`, { labels: [label.id] });
+    const page = await drawPage(RECEIPT, RECEIPT_SIZE);
+    const doc = await created(upload(s.admin, { project, category: category.id, sync: 'true' }, { name: 'receipt.png', data: page.png }));
+    expect(doc.status_data).toBe(2);
+    return { doc, label: label.id, labelSet: category.id };
+  }
+
+  /** Every annotation's spans point at their text: the consistency a text change must keep. */
+  async function expectOffsetsConsistent(id: number): Promise<any[]> {
+    const doc = (await s.admin.get(`/api/v3/documents/${id}/`)).body;
+    const annotations = (await s.admin.get(`/api/v3/documents/${id}/annotations/`)).body.results;
+    const points = Array.from(doc.text as string);
+    for (const a of annotations) {
+      for (const sp of a.span) {
+        if (sp.start_offset === null) continue;
+        expect(points.slice(sp.start_offset, sp.end_offset).join(''), `annotation ${a.id}`).toBe(sp.offset_string_original);
+      }
+      if (a.start_offset !== null && !a.custom_offset_string && a.span.length === 1) expect(points.slice(a.start_offset, a.end_offset).join('')).toBe(a.offset_string);
+    }
+    return annotations;
+  }
+
+  /** The box of the words of one line in the document text. */
+  async function lineBox(id: number, needle: string): Promise<{ x0: number; x1: number; y0: number; y1: number }> {
+    const ws = (await words(s.admin, id)).filter((w) => needle.split(' ').includes(w.offset_string));
+    expect(ws.length, needle).toBe(needle.split(' ').length);
+    return { x0: Math.min(...ws.map((w) => w.x0)), x1: Math.max(...ws.map((w) => w.x1)), y0: Math.min(...ws.map((w) => w.y0)), y1: Math.max(...ws.map((w) => w.y1)) };
+  }
+
+  it('reads a region again: its text becomes an annotation and every offset stays consistent', async () => {
+    const { doc, label, labelSet } = await labelled();
+    const total = await lineBox(doc.id, 'TOTAL 11.45');
+    const bread = await lineBox(doc.id, 'Bread 2.40');
+    for (const box of [total, bread]) {
+      const r = await s.admin.post(`/api/v3/documents/${doc.id}/annotations/`, { label, label_set: labelSet, span: [{ page_index: 0, ...box }] });
+      expect(r.status, r.text).toBe(201);
+    }
+    const cheese = await lineBox(doc.id, 'Cheese 5.95');
+    const region = { page_index: 0, x0: cheese.x0 - 4, x1: cheese.x1 + 4, y0: cheese.y0 - 3, y1: cheese.y1 + 3 };
+    const r = await s.admin.post(`/api/v3/documents/${doc.id}/read-region/`, { ...region, label, label_set: labelSet });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.found).toBe(true);
+    expect(r.body.dpi).toBeGreaterThanOrEqual(300);
+    expect(r.body.text).toMatch(/Cheese\s+5\.95/);
+    expect(r.body.annotation.offset_string).toMatch(/Cheese\s+5\.95/);
+    expect(r.body.annotation.is_typed).toBe(false);
+    const annotations = await expectOffsetsConsistent(doc.id);
+    expect(annotations.map((a: any) => a.offset_string.replace(/\s+/g, ' ')).sort()).toEqual(['Bread 2.40', 'Cheese 5.95', 'TOTAL 11.45']);
+    const after = (await s.admin.get(`/api/v3/documents/${doc.id}/`)).body.text;
+    expect(after.split('\n').map((l: string) => l.trim().replace(/\s+/g, ' '))).toEqual(['CORNER MARKET', 'Bread 2.40', 'Cheese 5.95', 'Apples 3.10', 'TOTAL 11.45']);
+  });
+
+  it('a region with nothing to read answers found: false and changes nothing; the typed value is stored as typed', async () => {
+    const { doc, label, labelSet } = await labelled();
+    const empty = { page_index: 0, x0: 150, x1: 220, y0: 10, y1: 40 };
+    const r = await s.admin.post(`/api/v3/documents/${doc.id}/read-region/`, { ...empty, label, label_set: labelSet });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ found: false, text: '', annotation: null });
+    expect((await s.admin.get(`/api/v3/documents/${doc.id}/`)).body.text).toBe(doc.text);
+
+    // Without typing there is nothing to store; with it, the box and the text, no offsets.
+    const untyped = await s.admin.post(`/api/v3/documents/${doc.id}/annotations/`, { label, label_set: labelSet, is_typed: true, span: [empty] });
+    expect(untyped.status).toBe(400);
+    expect(untyped.body['span.0.offset_string'][0]).toMatch(/Type the value/);
+    const typed = await s.admin.post(`/api/v3/documents/${doc.id}/annotations/`, { label, label_set: labelSet, is_typed: true, span: [{ ...empty, offset_string: 'Cashier 7' }] });
+    expect(typed.status, typed.text).toBe(201);
+    expect(typed.body).toMatchObject({ is_typed: true, offset_string: 'Cashier 7', start_offset: null, end_offset: null, origin: 'human' });
+    expect(typed.body.span[0]).toMatchObject({ x0: 150, x1: 220, start_offset: null, offset_string: 'Cashier 7' });
+    expect((await s.admin.get(`/api/v3/documents/${doc.id}/`)).body.text).toBe(doc.text);
+    await expectOffsetsConsistent(doc.id);
+  });
+
+  it('refuses bad regions and strangers with clear errors', async () => {
+    const { doc } = await labelled();
+    const post = (body: unknown, c: Client = s.admin) => c.post(`/api/v3/documents/${doc.id}/read-region/`, body);
+    expect((await post({ page_index: 1, x0: 0, x1: 10, y0: 0, y1: 10 })).body.page_index[0]).toMatch(/has 1 page/);
+    expect((await post({ page_index: 0, x0: 10, x1: 5, y0: 0, y1: 10 })).body.x1[0]).toMatch(/greater than x0/);
+    expect((await post({ page_index: 0, x0: 500, x1: 600, y0: 0, y1: 10 })).body.non_field_errors[0]).toMatch(/must lie on page 1/);
+    expect((await post({ page_index: 0, x0: 0, x1: 10, y0: 0, y1: 10, ocr_languages: ['Klingon'] })).body.ocr_languages[0]).toMatch(/Klingon/);
+    expect((await post({ page_index: 0 })).status).toBe(400);
+    const stranger = await s.userClient(`stranger-region-${Math.random()}@test.local`);
+    expect((await post({ page_index: 0, x0: 0, x1: 10, y0: 0, y1: 10 }, stranger)).status).toBe(404);
+  });
+
+  it('reads a whole document again as a job: status goes through processing and back; annotations keep their boxes', async () => {
+    const { doc, label, labelSet } = await labelled();
+    const total = await lineBox(doc.id, 'TOTAL 11.45');
+    const made = await s.admin.post(`/api/v3/documents/${doc.id}/annotations/`, { label, label_set: labelSet, span: [{ page_index: 0, ...total }] });
+    expect(made.status, made.text).toBe(201);
+
+    expect((await s.admin.post(`/api/v3/documents/${doc.id}/read-again/`, { ocr_languages: ['Klingon'] })).body.ocr_languages[0]).toMatch(/Klingon/);
+    expect((await s.admin.post(`/api/v3/documents/${doc.id}/read-again/`, { ocr_languages: 'eng' })).status).toBe(400);
+    const stranger = await s.userClient(`stranger-again-${Math.random()}@test.local`);
+    expect((await stranger.post(`/api/v3/documents/${doc.id}/read-again/`, {})).status).toBe(404);
+    expect((await s.admin.post(`/api/v3/documents/999999/read-again/`, {})).status).toBe(404);
+
+    const r = await s.admin.post(`/api/v3/documents/${doc.id}/read-again/`, { ocr_languages: ['English'] });
+    expect(r.status, r.text).toBe(202);
+    expect([0, 10, 2]).toContain(r.body.status_data);
+    // A second request while it reads is refused, not queued twice.
+    const second = await s.admin.post(`/api/v3/documents/${doc.id}/read-again/`, {});
+    if (second.status !== 202) expect(second.body.non_field_errors[0]).toMatch(/cannot be read again while/);
+    const done = await waitDone(s.admin, doc.id);
+    expect(done.status_data).toBe(2);
+    expect(done.status_reason ?? null).toBeNull();
+    expect(done.text.trim().split(/\s+/)).toEqual(doc.text.trim().split(/\s+/));
+    expect((await s.admin.get(`/api/v3/documents/${doc.id}/pages/1/`)).body.ocr).toBe(true);
+    const [a] = await expectOffsetsConsistent(doc.id);
+    expect(a.offset_string.replace(/\s+/g, ' ')).toBe('TOTAL 11.45');
+    expect(a.span[0]).toMatchObject({ x0: made.body.span[0].x0, x1: made.body.span[0].x1 });
+  });
 });

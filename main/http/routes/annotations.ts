@@ -45,6 +45,7 @@ export function annotationOut(a: AnnotationWithSet, refs: Refs): z.infer<typeof 
     is_revised: bool(a.revised),
     confidence: a.confidence,
     origin: a.origin,
+    is_typed: bool(a.is_typed),
     review_state: stateOf(a),
     normalized: a.normalized === null ? null : (JSON.parse(a.normalized) as number | string | boolean | null),
     created_by: a.created_by,

@@ -12,6 +12,7 @@ import { exportRoutes } from './export.ts';
 import { segmentationRoutes } from './segmentation.ts';
 import { aiRoutes } from './ais.ts';
 import { postprocessRoutes } from './postprocess.ts';
+import { readAgainRoutes } from './readAgain.ts';
 
 export const allRoutes: RouteSpec[] = [
   ...authRoutes,
@@ -26,4 +27,5 @@ export const allRoutes: RouteSpec[] = [
   ...segmentationRoutes,
   ...aiRoutes,
   ...postprocessRoutes,
+  ...readAgainRoutes,
 ];

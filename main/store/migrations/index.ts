@@ -6,6 +6,8 @@ import * as m0003 from './0003_jobs.ts';
 import * as m0004 from './0004_events.ts';
 import * as m0005 from './0005_pages.ts';
 import * as m0006 from './0006_ai_models.ts';
+import * as m0007 from './0007_typed_annotations.ts';
+import * as m0008 from './0008_job_interruptions.ts';
 
 export interface Migration {
   name: string;
@@ -20,4 +22,6 @@ export const migrations: Migration[] = [
   { name: '0004_events', ...m0004 },
   { name: '0005_pages', ...m0005 },
   { name: '0006_ai_models', ...m0006 },
+  { name: '0007_typed_annotations', ...m0007 },
+  { name: '0008_job_interruptions', ...m0008 },
 ];

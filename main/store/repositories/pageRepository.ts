@@ -55,6 +55,11 @@ export class PageRepository {
     }
   }
 
+  /** Rewrites the character boxes of one page (a region read again moves the offsets of later pages). */
+  async updateChars(documentId: number, number: number, chars: readonly CharBox[]): Promise<void> {
+    await this.db.updateTable('pages').set({ chars: encodeChars(chars) }).where('document_id', '=', documentId).where('number', '=', number).execute();
+  }
+
   listForDocument(documentId: number): Promise<PageSummary[]> {
     return this.db.selectFrom('pages').select(SUMMARY).where('document_id', '=', documentId).orderBy('number').execute();
   }

@@ -13,7 +13,7 @@ import type {
   WindowOpenHandlerResponse,
 } from 'electron';
 import { API_URL_ARG, DATA_DIR_ARG } from '../../shared/desktopBridge.ts';
-import { CSP_DIRECTIVES } from '../../shared/contentSecurityPolicy.ts';
+import { CSP_HEADER } from '../../shared/contentSecurityPolicy.ts';
 
 /** The renderer is served from this privileged scheme (protocol.ts): one origin for the page and its files. */
 export const APP_SCHEME = 'folio';
@@ -24,7 +24,7 @@ export const APP_ORIGIN = `${APP_SCHEME}://app`;
  * well: a header cannot be removed by anything in the page, covers every file served beside it, and can
  * say what a meta tag cannot (frame-ancestors).
  */
-export const CONTENT_SECURITY_POLICY = [...CSP_DIRECTIVES, "frame-ancestors 'none'"].join('; ');
+export const CONTENT_SECURITY_POLICY = CSP_HEADER;
 
 /** The window: `preloadPath` builds the bridge, which learns the API's address and the data folder from arguments. */
 export function windowOptions(preloadPath: string, apiUrl: string, dataDir = ''): BrowserWindowConstructorOptions {

@@ -15,6 +15,7 @@ import { authenticateCaller, noEndpoint, runRoute } from './dispatch.ts';
 import { ResponseCache } from './responseCache.ts';
 import type { UserRow } from '../store/schema.ts';
 import { rendererDist } from '../paths.ts';
+import { securityHeaders } from './securityHeaders.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -132,6 +133,8 @@ export function createHttpApp(core: Core, routes: RouteSpec[] = allRoutes): expr
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Before everything, so that no answer, early or late, goes without them.
+  app.use(securityHeaders);
   const cache = new ResponseCache();
   for (const spec of routes) app[spec.method](spec.path, ...mount(core, spec, cache));
   mountApiReference(app, core);

@@ -15,6 +15,12 @@ export interface Config {
   syncTimeoutMs: number;
   adminEmail?: string;
   adminPassword?: string;
+  /** Host names besides loopback the API answers to (FOLIO_ALLOWED_HOSTS; main/http/hostCheck.ts). */
+  allowedHosts: string[];
+  /** Private addresses and names completion callbacks may reach (FOLIO_CALLBACK_ALLOW; main/events/callbackTargets.ts). */
+  callbackAllow: string[];
+  /** Failed logins allowed per account and per client address within the window; 0 turns that limit off. */
+  loginLimits: { perAccount: number; perAddress: number; windowMs: number };
 }
 
 export const DEFAULT_PORT = 8427;
@@ -55,6 +61,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(`${name} must be a number of seconds, got "${raw}"`);
     return Math.round(Number(raw) * 1000);
   };
+  const count = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (!raw) return fallback;
+    if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number (0 turns the limit off), got "${raw}"`);
+    return Number(raw);
+  };
+  const list = (name: string) => (env[name] ?? '').split(',').map((x) => x.trim()).filter(Boolean);
   return {
     dataDir: path.resolve(overrides.dataDir ?? env.FOLIO_DATA_DIR ?? defaultDataDir()),
     host: overrides.host ?? env.FOLIO_HOST ?? '127.0.0.1',
@@ -64,6 +77,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     syncTimeoutMs: seconds('FOLIO_SYNC_TIMEOUT_S', 300),
     adminEmail: env.FOLIO_ADMIN_EMAIL || undefined,
     adminPassword: env.FOLIO_ADMIN_PASSWORD || undefined,
+    allowedHosts: list('FOLIO_ALLOWED_HOSTS'),
+    callbackAllow: list('FOLIO_CALLBACK_ALLOW'),
+    loginLimits: {
+      perAccount: count('FOLIO_LOGIN_MAX_FAILURES', 10),
+      perAddress: count('FOLIO_LOGIN_MAX_FAILURES_PER_ADDRESS', 100),
+      windowMs: 15 * 60_000,
+    },
   };
 }
 

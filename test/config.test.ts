@@ -40,6 +40,10 @@ describe('loadConfig', () => {
       FOLIO_MAX_UPLOAD_MB: '10',
       FOLIO_ADMIN_EMAIL: 'boss@example.org',
       FOLIO_ADMIN_PASSWORD: 'secret-password',
+      FOLIO_ALLOWED_HOSTS: 'folio.example.org, 10.0.0.5,',
+      FOLIO_CALLBACK_ALLOW: '10.0.0.0/8,hooks.internal',
+      FOLIO_LOGIN_MAX_FAILURES: '5',
+      FOLIO_LOGIN_MAX_FAILURES_PER_ADDRESS: '0',
     });
     expect(c).toEqual({
       dataDir: path.resolve('rel/data'),
@@ -50,6 +54,9 @@ describe('loadConfig', () => {
       syncTimeoutMs: 300_000,
       adminEmail: 'boss@example.org',
       adminPassword: 'secret-password',
+      allowedHosts: ['folio.example.org', '10.0.0.5'],
+      callbackAllow: ['10.0.0.0/8', 'hooks.internal'],
+      loginLimits: { perAccount: 5, perAddress: 0, windowMs: 15 * 60_000 },
     });
   });
 

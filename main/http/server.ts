@@ -16,6 +16,7 @@ import { ResponseCache } from './responseCache.ts';
 import type { UserRow } from '../store/schema.ts';
 import { rendererDist } from '../paths.ts';
 import { securityHeaders } from './securityHeaders.ts';
+import { hostCheck } from './hostCheck.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -133,8 +134,9 @@ export function createHttpApp(core: Core, routes: RouteSpec[] = allRoutes): expr
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Before everything, so that no answer, early or late, goes without them.
-  app.use(securityHeaders);
+  // Before everything: the refusal of a foreign Host carries the headers too, and is answered before
+  // any route, login or static file is reached.
+  app.use(securityHeaders, hostCheck(core.config));
   const cache = new ResponseCache();
   for (const spec of routes) app[spec.method](spec.path, ...mount(core, spec, cache));
   mountApiReference(app, core);

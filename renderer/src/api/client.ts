@@ -11,6 +11,7 @@ import type { Annotation, AnnotationCreate, AnnotationPatch, MissingAnnotation, 
 import type { BboxResponse, PageDetail, PageOut, SpansResponse, Rect } from '../../../shared/schemas/geometry.ts';
 import type { AiModel, AiPatch } from '../../../shared/schemas/ais.ts';
 import type { DocumentSet, PostprocessDocument } from '../../../shared/schemas/postprocess.ts';
+import type { ReadRegionRequest, ReadRegionResponse } from '../../../shared/schemas/readAgain.ts';
 import type { QueryValue, Transport } from './transport.ts';
 
 export type Envelope<S extends z.ZodType> = z.infer<ReturnType<typeof envelope<S>>>;
@@ -111,6 +112,11 @@ export class FolioClient {
   spansIn = async (document: number, rects: RectIn[]) => (await this.send<z.infer<typeof SpansResponse>>('POST', `/api/v3/documents/${document}/bbox/`, { span: rects })).span;
   search = async (document: number, q: string) => (await this.send<z.infer<typeof SpansResponse>>('POST', `/api/v3/documents/${document}/search/`, { q })).span;
   postprocess = (document: number, outputs: PostprocessInput[]) => this.send<DocumentOut[]>('POST', `/api/v3/documents/${document}/postprocess/`, outputs);
+  /** Reads the whole document again (a job: the document goes back through processing). */
+  readAgain = (document: number, ocrLanguages?: string[]) => this.send<DocumentOut>('POST', `/api/v3/documents/${document}/read-again/`, ocrLanguages ? { ocr_languages: ocrLanguages } : {});
+  /** Reads one drawn region again at a higher resolution; found text joins the document text. */
+  readRegion = (document: number, region: z.input<typeof ReadRegionRequest>) =>
+    this.send<z.infer<typeof ReadRegionResponse>>('POST', `/api/v3/documents/${document}/read-region/`, region);
   getDocumentSet = (id: number) => this.get<DocumentSetOut>(`/api/v3/document-sets/${id}/`, { expand: 'documents' });
   /** Files the page loads directly (images, PDFs, the CSV export). */
   searchablePdfUrl = (document: number) => this.transport.fileUrl(`/doc/show/${document}/`);

@@ -8,7 +8,8 @@ import type { Highlight, RectOnPage, ZoomMode } from '../viewer/types.ts';
 import { EditMode } from './edit/EditMode.tsx';
 import { neighbourDocument, nextUnreviewed } from './review/documentNav.ts';
 import { FinishBar } from './review/FinishBar.tsx';
-import { textInBox } from './review/pickText.ts';
+import { forgetWords, textInBox } from './review/pickText.ts';
+import { useSession } from '../state/session.ts';
 import { ReviewDialogs } from './review/ReviewDialogs.tsx';
 import { ReviewPanel } from './review/ReviewPanel.tsx';
 import { ReviewToolbar } from './review/ReviewToolbar.tsx';
@@ -88,6 +89,10 @@ function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut 
   const [zoom, setZoom] = useState<ZoomMode>({ kind: 'fit-width' });
   const [hits, setHits] = useState<SpanOut[]>([]);
   const [hit, setHit] = useState(0);
+  // A box drawn where OCR found no text: offered to be read again closer.
+  const [emptyBox, setEmptyBox] = useState<RectOnPage | null>(null);
+  const [readingRegion, setReadingRegion] = useState(false);
+  const reload = useReview((s) => s.reload);
 
   const sets = doc.annotation_sets;
   const boxes = useMemo(() => boxesOf(sets), [sets]);
@@ -106,13 +111,44 @@ function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut 
       try {
         const spans = await textInBox(doc.id, rect);
         if (spans.length) setDialog({ kind: 'create', spans });
-        else say({ kind: 'error', text: 'There is no text in that box. Draw it around the characters to label.' });
+        else setEmptyBox(rect);
       } catch (err) {
         say({ kind: 'error', text: (err as Error).message });
       }
     },
     [doc.id, setDialog, say],
   );
+
+  /** Reads the empty box again at a higher resolution; what it finds is labelled like any drawn box. */
+  async function readRegionAgain(rect: RectOnPage) {
+    setReadingRegion(true);
+    try {
+      const r = await useSession.getState().call((c) => c.readRegion(doc.id, { page_index: rect.pageIndex, x0: rect.x0, x1: rect.x1, y0: rect.y0, y1: rect.y1 }));
+      if (!r.found) {
+        say({ kind: 'error', text: 'Nothing could be read in that box, even closer up.' });
+        return;
+      }
+      setEmptyBox(null);
+      forgetWords();
+      await reload();
+      const spans = await textInBox(doc.id, rect);
+      if (spans.length) setDialog({ kind: 'create', spans });
+    } catch (err) {
+      say({ kind: 'error', text: (err as Error).message });
+    } finally {
+      setReadingRegion(false);
+    }
+  }
+
+  async function readDocumentAgain() {
+    try {
+      await useSession.getState().call((c) => c.readAgain(doc.id));
+      forgetWords();
+      await reload();
+    } catch (err) {
+      say({ kind: 'error', text: (err as Error).message });
+    }
+  }
 
   async function finish() {
     if (!(await setReviewed(true))) return;
@@ -128,6 +164,20 @@ function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut 
   return (
     <>
       <ReviewToolbar doc={doc} onDocument={goToDocument} search={{ hits, current: hit, onHits: setHits, onCurrent: setHit, inputRef: searchField }} />
+      <div className="row read-again-bar">
+        <button type="button" onClick={() => void readDocumentAgain()} disabled={doc.is_reviewed} title="Read the scanned pages again (OCR)">
+          Read again
+        </button>
+        {emptyBox && (
+          <span role="alert" className="row">
+            There is no text in that box.
+            <button type="button" onClick={() => void readRegionAgain(emptyBox)} disabled={readingRegion} aria-busy={readingRegion || undefined}>
+              {readingRegion ? 'Reading…' : 'Read this region again'}
+            </button>
+            <button type="button" onClick={() => setEmptyBox(null)}>Dismiss</button>
+          </span>
+        )}
+      </div>
       <div className="review-body">
         <div className="review-viewer">
           <Viewer

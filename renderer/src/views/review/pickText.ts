@@ -9,6 +9,11 @@ import type { RectOnPage } from '../../viewer/types.ts';
 /** Words of the pages already asked for, per document (a page's words do not change during review). */
 let wordsOf: { documentId: number; pages: Map<number, Promise<PageOutDetail['entities']>> } | null = null;
 
+/** Forgets the words read so far: a document read again (or a region of it) has new words. */
+export function forgetWords(): void {
+  wordsOf = null;
+}
+
 function pageWords(documentId: number, pageIndex: number): Promise<PageOutDetail['entities']> {
   if (wordsOf?.documentId !== documentId) wordsOf = { documentId, pages: new Map() };
   let words = wordsOf.pages.get(pageIndex);

@@ -52,11 +52,45 @@ export const AiScore = z.object({
   false_negatives: z.number().int(),
 });
 
+const NearMisses = z
+  .number()
+  .int()
+  .optional()
+  .describe('wrong predictions close to an expected text of their label (see near_miss_rule); they also count in false positives and negatives');
+
+export const AiScoreWithNearMisses = AiScore.extend({ near_misses: NearMisses });
+
+export const AiLabelScore = AiScoreWithNearMisses.extend({ label: Id, name: z.string() });
+
+export const AiFieldError = z.object({
+  label: Id,
+  name: z.string().describe("the label's name"),
+  kind: z
+    .enum(['near_miss', 'wrong', 'missed', 'extra'])
+    .describe('near_miss: found text close to the expected; wrong: other text found; missed: nothing found; extra: found where nothing was expected'),
+  expected: z.string().nullable().describe('the text of the accepted annotation; null for extra'),
+  found: z.string().nullable().describe("the AI's text; null for missed"),
+  distance: z.number().int().nullable().describe('edits between found and expected (white space collapsed, case ignored)'),
+});
+
+export const AiDocumentResult = z.object({
+  document: Id.describe('the test document'),
+  name: z.string(),
+  right: z.number().int().describe('annotations found exactly right'),
+  near_misses: z.number().int(),
+  errors: z.array(AiFieldError).describe('the wrong labels of this document, expected beside found'),
+});
+
 export const AiEvaluation = z
   .object({
     score: z.number().describe('what decides which model is active: F1, or accuracy for categorization'),
     metric: z.enum(['f1', 'accuracy']),
     documents: z.number().int().describe('test documents (dataset_status 3) evaluated'),
+    rule: z.string().optional().describe('extraction: the matching rule of the F1 figures'),
+    overall: AiScoreWithNearMisses.optional().describe('extraction and splitting: micro-averaged precision, recall, F1'),
+    labels: z.array(AiLabelScore).optional().describe('extraction: the figures per label'),
+    near_miss_rule: z.string().optional().describe('extraction: when a wrong prediction counts as a near miss'),
+    document_results: z.array(AiDocumentResult).optional().describe('extraction: per test document, the right count and the wrong labels'),
   })
   .catchall(z.unknown())
   .describe('per label (extraction), per category (categorization) or per split point (splitting) details besides');

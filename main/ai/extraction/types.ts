@@ -88,14 +88,37 @@ export interface LabelScore {
   falseNegatives: number;
 }
 
+/** What went wrong with one label on one document. */
+export interface FieldError {
+  labelId: number;
+  name: string;
+  /** near_miss: close to the expected text; wrong: something else found; missed: nothing found; extra: nothing was expected. */
+  kind: 'near_miss' | 'wrong' | 'missed' | 'extra';
+  expected: string | null;
+  found: string | null;
+  /** Edits between found and expected (normalized as for near misses); null when one side is absent. */
+  distance: number | null;
+}
+
+export interface DocumentResult {
+  id: number | string;
+  name: string;
+  right: number;
+  nearMisses: number;
+  errors: FieldError[];
+}
+
 export interface Evaluation {
   /** The matching rule used (see evaluate.ts). */
   rule: string;
-  /** Keyed by label id. */
-  labels: Record<string, LabelScore & { labelId: number; name: string }>;
+  /** Keyed by label id. nearMisses: wrong predictions close to the expected text (evaluate.ts NEAR_MISS_RULE). */
+  labels: Record<string, LabelScore & { labelId: number; name: string; nearMisses: number }>;
   /** Micro average over every label. */
-  overall: LabelScore;
+  overall: LabelScore & { nearMisses: number };
   documents: number;
+  nearMissRule: string;
+  /** Per test document: how many annotations were right and which labels were wrong, expected beside found. */
+  documentResults: DocumentResult[];
 }
 
 export type ProgressListener = (percent: number, stage: string) => void;

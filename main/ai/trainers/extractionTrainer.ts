@@ -42,7 +42,7 @@ export const extractionTrainer: Trainer = {
     for (const row of rows) tests.push(await trainingDocument(repos, row));
     return scoreEach(files, (file) => {
       const parsed = parseModel(file);
-      const documents = tests.map((doc) => ({ gold: doc.annotations.filter((a) => a.correct), predicted: predictDocument(parsed, doc) }));
+      const documents = tests.map((doc, n) => ({ id: rows[n].id, name: rows[n].data_file_name, gold: doc.annotations.filter((a) => a.correct), predicted: predictDocument(parsed, doc) }));
       return scoreOf(evaluate(documents, parsed.schema, 'exact'));
     });
   },
@@ -58,7 +58,16 @@ function scoreOf(result: Evaluation): AiEvaluation {
     metric: 'f1',
     documents: result.documents,
     rule: result.rule,
-    overall: snakeScore(result.overall),
-    labels: Object.values(result.labels).map((l) => ({ label: l.labelId, name: l.name, ...snakeScore(l) })),
+    overall: { ...snakeScore(result.overall), near_misses: result.overall.nearMisses },
+    labels: Object.values(result.labels).map((l) => ({ label: l.labelId, name: l.name, ...snakeScore(l), near_misses: l.nearMisses })),
+    near_miss_rule: result.nearMissRule,
+    // Every test document, so a reviewer sees which were right too; the wrong fields with expected beside found.
+    document_results: result.documentResults.map((d) => ({
+      document: d.id,
+      name: d.name,
+      right: d.right,
+      near_misses: d.nearMisses,
+      errors: d.errors.map((e) => ({ label: e.labelId, name: e.name, kind: e.kind, expected: e.expected, found: e.found, distance: e.distance })),
+    })),
   };
 }

@@ -41,7 +41,7 @@ export function featureNames(config: FeatureConfig): string[] {
   for (let k = 1; k <= NEIGHBOURS_LEFT; k++) names.push(`left${k}.gap`, ...text(`left${k}`, NEIGHBOUR_TEXT_FEATURES));
   for (let k = 1; k <= NEIGHBOURS_RIGHT; k++) names.push(`right${k}.gap`, ...text(`right${k}`, NEIGHBOUR_TEXT_FEATURES));
   for (const side of ['above', 'below']) names.push(`${side}.distance`, `${side}.dx`, ...text(side, NEIGHBOUR_TEXT_FEATURES));
-  for (const w of config.vocabulary) names.push(`left:${w}`, `above:${w}`, `line:${w}`);
+  for (const w of config.vocabulary) names.push(`left:${w}`, `above:${w}`, `line:${w}`, `near:${w}`);
   return names;
 }
 
@@ -61,8 +61,15 @@ function verticalNeighbour(doc: TokenizedDocument, t: Token, step: -1 | 1): Toke
   return null;
 }
 
-/** Per token: the nearest occurrence of each context word to the left, above in its column, anywhere on its line. */
-function contextDistances(doc: TokenizedDocument, config: FeatureConfig): Float64Array[] {
+/** Context columns per vocabulary word. */
+export const CONTEXT_COLUMNS = 4;
+/** Lines up in which a context word counts as "near" wherever it stands on the line: a scan often puts a
+ * row's label ("TOTAL") and its value on lines of their own, the label first, far apart across the page. */
+const NEAR_LINES = 2;
+
+/** Per token: the nearest occurrence of each context word to the left, above in its column, anywhere on its
+ * line, and anywhere on the NEAR_LINES lines above (in lines). */
+export function contextDistances(doc: TokenizedDocument, config: FeatureConfig): Float64Array[] {
   const column = new Map(config.vocabulary.map((w, i) => [w, i]));
   const wordOf = doc.tokens.map((t) => {
     const w = contextWord(t.text);
@@ -70,23 +77,29 @@ function contextDistances(doc: TokenizedDocument, config: FeatureConfig): Float6
   });
   const width = config.vocabulary.length;
   return doc.tokens.map((t) => {
-    const row = new Float64Array(3 * width).fill(ABSENT);
+    const row = new Float64Array(CONTEXT_COLUMNS * width).fill(ABSENT);
     const em = tokenHeight(t);
     const line = doc.lines[t.lineNo];
     for (const u of line.tokens) {
       const w = wordOf[u.index];
       if (w < 0 || u === t) continue;
-      row[3 * w + 2] = Math.min(row[3 * w + 2], Math.min(FAR_EM, Math.abs(t.x0 - u.x0) / em));
-      if (u.index < t.index) row[3 * w] = Math.min(row[3 * w], Math.min(FAR_EM, Math.max(0, t.x0 - u.x1) / em));
+      row[CONTEXT_COLUMNS * w + 2] = Math.min(row[CONTEXT_COLUMNS * w + 2], Math.min(FAR_EM, Math.abs(t.x0 - u.x0) / em));
+      if (u.index < t.index) row[CONTEXT_COLUMNS * w] = Math.min(row[CONTEXT_COLUMNS * w], Math.min(FAR_EM, Math.max(0, t.x0 - u.x1) / em));
+    }
+    for (let n = t.lineNo - 1, up = 1; n >= 0 && up <= NEAR_LINES && doc.lines[n].page === t.page; n--, up++) {
+      for (const u of doc.lines[n].tokens) {
+        const w = wordOf[u.index];
+        if (w >= 0 && row[CONTEXT_COLUMNS * w + 3] === ABSENT) row[CONTEXT_COLUMNS * w + 3] = up;
+      }
     }
     for (let n = t.lineNo - 1, up = 1; n >= 0 && up <= config.linesAbove; n--, up++) {
       const above = doc.lines[n];
       if (above.page !== t.page) break;
       for (const u of above.tokens) {
         const w = wordOf[u.index];
-        if (w < 0 || row[3 * w + 1] !== ABSENT) continue;
+        if (w < 0 || row[CONTEXT_COLUMNS * w + 1] !== ABSENT) continue;
         const slack = COLUMN_SLACK_EM * em;
-        if (Math.min(t.x1 + slack, u.x1) > Math.max(t.x0 - slack, u.x0)) row[3 * w + 1] = up;
+        if (Math.min(t.x1 + slack, u.x1) > Math.max(t.x0 - slack, u.x0)) row[CONTEXT_COLUMNS * w + 1] = up;
       }
     }
     return row;
@@ -173,7 +186,8 @@ export function learnFeatureConfig(docs: readonly { doc: TokenizedDocument; clas
       const context = [...doc.lines[t.lineNo].tokens];
       for (let n = t.lineNo - 1; n >= 0 && n >= t.lineNo - LINES_ABOVE && doc.lines[n].page === t.page; n--) {
         const slack = COLUMN_SLACK_EM * em;
-        context.push(...doc.lines[n].tokens.filter((u) => Math.min(t.x1 + slack, u.x1) > Math.max(t.x0 - slack, u.x0)));
+        const near = t.lineNo - n <= NEAR_LINES;
+        context.push(...doc.lines[n].tokens.filter((u) => near || Math.min(t.x1 + slack, u.x1) > Math.max(t.x0 - slack, u.x0)));
       }
       for (const u of context) {
         const w = words[u.index];

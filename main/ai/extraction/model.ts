@@ -3,12 +3,14 @@
 // token probabilities, tokens joined into annotations, annotations selected and grouped into sets.
 import { DEFAULT_FOREST, predictForest, trainForest, type ForestModel, type ForestOptions } from './forest.ts';
 import { documentFeatures, learnFeatureConfig, type FeatureConfig } from './features.ts';
-import { selectAnnotations, type LabelSetLayout, type SelectOptions } from './select.ts';
-import { labelDocuments, type ClassInfo } from './trainingData.ts';
+import { DEFAULT_THRESHOLD, selectAnnotations, tokenRuns, type LabelSetLayout, type SelectOptions } from './select.ts';
+import { spanCandidates, spanContext, spanFeatures, standings } from './spans.ts';
+import { classKey, labelDocuments, type ClassInfo, type LabelledDocument } from './trainingData.ts';
 import { tokenize } from './tokens.ts';
 import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, ProgressListener, TrainingDocument } from './types.ts';
 
-export const MODEL_VERSION = 1;
+/** 2: the span forest (spans.ts) and ClassInfo.maxLines; version 1 files are refused (their features differ). */
+export const MODEL_VERSION = 2;
 
 export interface ExtractionModel {
   version: number;
@@ -18,6 +20,8 @@ export interface ExtractionModel {
   classes: ClassInfo[];
   labelSetLayouts: LabelSetLayout[];
   forest: ForestModel;
+  /** Scores candidate values of the labels of non-repeating label sets (spans.ts); null when there are none. */
+  spans: ForestModel | null;
   training: { documents: number; tokens: number; annotatedTokens: number; seconds: number };
 }
 
@@ -63,21 +67,29 @@ export function trainExtractionModel(docs: readonly TrainingDocument[], schema: 
   const X: Float32Array[] = [];
   const y: number[] = [];
   const weights: number[] = [];
+  /** Rows of each document in X: [first, end). */
+  const docRows: [number, number][] = [];
   labelled.forEach((l, n) => {
     check();
+    const from = X.length;
     documentFeatures(l.doc, features).forEach((row, i) => {
       X.push(row);
       y.push(l.classes[i]);
       weights.push(l.hardNegative[i] ? (options.hardNegativeWeight ?? 3) : 1);
     });
+    docRows.push([from, X.length]);
     progress(5 + Math.round((15 * (n + 1)) / labelled.length), 'features');
   });
   const forestOptions = { ...DEFAULT_FOREST, ...options.forest };
+  const spanLabels = classes.some((c) => !schema.labelSets.find((s) => s.id === c.labelSetId)?.hasMultipleSections);
+  const tokenShare = spanLabels ? 60 : 79;
   const forest = trainForest(X, y, forestOptions, weights, (done) => {
     check();
-    progress(20 + Math.floor((79 * done) / forestOptions.trees), 'trees');
+    progress(20 + Math.floor((tokenShare * done) / forestOptions.trees), 'trees');
   });
   const labelSetLayouts = learnLabelSetLayouts(docs, schema, tokenized);
+  const partial = { schema, features, classes };
+  const spans = spanLabels ? trainSpanForest(docs, labelled, X, y, weights, docRows, partial, forestOptions, check, (p) => progress(80 + Math.floor(19 * p), 'spans')) : null;
   progress(100, 'done');
   return {
     version: MODEL_VERSION,
@@ -86,8 +98,98 @@ export function trainExtractionModel(docs: readonly TrainingDocument[], schema: 
     classes,
     labelSetLayouts,
     forest,
+    spans,
     training: { documents: docs.length, tokens: X.length, annotatedTokens: y.filter((c) => c > 0).length, seconds: (performance.now() - started) / 1000 },
   };
+}
+
+/** Token forests of the cross-fitting folds are smaller: they only describe candidates for the span forest. */
+const FOLD_TREES = 30;
+const FOLDS = 3;
+const SPAN_TREES = 60;
+
+/**
+ * The span forest learns from candidates described with token probabilities that a token forest gives on
+ * documents it has NOT seen (cross-fitting in FOLDS folds): in-sample probabilities are near certain, and
+ * a span forest trained on them would trust the token forest far more than prediction on new documents can.
+ * A candidate is positive when it is exactly an accepted annotation of its class; the accepted annotations
+ * themselves join as candidates, so that every value teaches even when no seed reached it.
+ */
+function trainSpanForest(
+  docs: readonly TrainingDocument[],
+  labelled: LabelledDocument[],
+  X: Float32Array[],
+  y: number[],
+  weights: number[],
+  docRows: [number, number][],
+  model: Pick<ExtractionModel, 'schema' | 'classes' | 'features'>,
+  forestOptions: ForestOptions,
+  check: () => void,
+  progress: (fraction: number) => void,
+): ForestModel | null {
+  const folds = Math.min(FOLDS, docs.length);
+  const probabilities: Float64Array[][] = new Array(docs.length);
+  for (let f = 0; f < folds; f++) {
+    check();
+    const inFold = (n: number) => n % folds === f;
+    const rows: number[] = [];
+    docRows.forEach(([a, b], n) => {
+      if (!inFold(n) || folds === 1) for (let i = a; i < b; i++) rows.push(i);
+    });
+    const foldForest = trainForest(rows.map((i) => X[i]), rows.map((i) => y[i]), { ...forestOptions, trees: FOLD_TREES, seed: forestOptions.seed + 1 + f }, rows.map((i) => weights[i]));
+    // A fold whose training rows lack a class gives fewer columns: pad so every class has its column.
+    const width = Math.max(...y) + 1;
+    docRows.forEach(([a, b], n) => {
+      if (!inFold(n)) return;
+      probabilities[n] = predictForest(foldForest, X.slice(a, b)).map((p) => {
+        const out = new Float64Array(width);
+        out.set(p.subarray(0, width));
+        return out;
+      });
+    });
+    progress((f + 1) / (folds + 2));
+  }
+  const labels = new Map(model.schema.labels.map((l) => [l.id, l]));
+  const repeatingSets = new Set(model.schema.labelSets.filter((s) => s.hasMultipleSections).map((s) => s.id));
+  const classIndex = new Map(model.classes.map((c, k) => [classKey(c.labelSetId, c.labelId), k + 1]));
+  const SX: Float32Array[] = [];
+  const sy: number[] = [];
+  docs.forEach((d, n) => {
+    check();
+    const doc = labelled[n].doc;
+    const probs = probabilities[n];
+    const ctx = spanContext(doc, d.text, probs, model.features);
+    const runs = tokenRuns(model, doc, probs, (cls) => labels.get(model.classes[cls - 1].labelId)?.threshold ?? DEFAULT_THRESHOLD);
+    const gold = new Map<number, { start: number; end: number }[]>();
+    for (const a of d.annotations) {
+      const cls = classIndex.get(classKey(a.labelSetId, a.labelId));
+      if (!a.correct || cls === undefined) continue;
+      const ranges = a.spans?.length ? a.spans : [a];
+      const range = { start: Math.min(...ranges.map((r) => r.startOffset)), end: Math.max(...ranges.map((r) => r.endOffset)) };
+      gold.set(cls, [...(gold.get(cls) ?? []), range]);
+    }
+    model.classes.forEach((c, k) => {
+      const cls = k + 1;
+      if (repeatingSets.has(c.labelSetId)) return;
+      const classRuns = runs.filter((r) => r.cls === cls).map((r) => ({ start: r.tokens[0].start, end: r.tokens[r.tokens.length - 1].end }));
+      const candidates = spanCandidates(ctx, cls, c, labels.get(c.labelId)?.dataType ?? 'Text', classRuns);
+      const goldHere = gold.get(cls) ?? [];
+      const isGold = (r: { start: number; end: number }) => goldHere.some((g) => g.start === r.start && g.end === r.end);
+      for (const g of goldHere) {
+        if (candidates.some(isGold)) break;
+        const tokens = doc.tokens.filter((t) => t.end > g.start && t.start < g.end);
+        if (tokens.length) candidates.push({ cls, start: g.start, end: g.end, tokens, trimmed: g.start !== tokens[0].start || g.end !== tokens[tokens.length - 1].end, isRun: false });
+      }
+      const standing = standings(ctx, candidates);
+      candidates.forEach((cand, i) => {
+        SX.push(spanFeatures(ctx, cand, standing[i]));
+        sy.push(isGold(cand) ? 1 : 0);
+      });
+    });
+  });
+  progress((folds + 1) / (folds + 2));
+  if (!sy.some((v) => v === 1)) return null;
+  return trainForest(SX, sy, { ...forestOptions, trees: SPAN_TREES, seed: forestOptions.seed + 101 }, undefined, () => check());
 }
 
 /** Whether the annotation sets of each repeating label set stay on one line (payslip rows) or run over

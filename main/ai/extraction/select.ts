@@ -2,7 +2,9 @@
 // per-label selection apply, and line items are grouped into one annotation set per row. Pure.
 import { spansFromChars } from '../../domain/geometry.ts';
 import type { CharBox } from '../../pipeline/textLayout.ts';
+import type { ForestModel } from './forest.ts';
 import type { ExtractionModel } from './model.ts';
+import { scoreCandidates, spanCandidates, spanContext, type SpanCandidate } from './spans.ts';
 import type { Token, TokenizedDocument } from './tokens.ts';
 import { gapEm } from './tokens.ts';
 import type { ExtractionDocument, PredictedAnnotation } from './types.ts';
@@ -22,7 +24,7 @@ const REPEAT_FRACTION = 0.5;
 /** In multi-line sets, a run more than this many lines below the set's last line starts a new set. */
 const MAX_SET_LINE_GAP = 2;
 
-interface Run {
+export interface Run {
   cls: number;
   tokens: Token[];
   probabilities: number[];
@@ -39,8 +41,9 @@ export interface SelectOptions {
  * Each token takes its most likely class (none included; a label below its threshold counts as none); a
  * label of a non-repeating set that no token took gets its most likely free token; neighbouring tokens of
  * one class join into one annotation when their gap is one that training annotations had (weaker words
- * inside a name join too); a label of a non-repeating label set keeps its best annotation (several when
- * training shows it repeating within a set); annotations of repeating label sets form a set per row.
+ * inside a name join too); annotations of repeating label sets form a set per row. A label of a
+ * non-repeating label set keeps one value (several when training shows it repeating within a set): with a
+ * span forest (model version 2) the best of its candidates (spans.ts), else its most confident run.
  */
 export function selectAnnotations(
   model: ExtractionModel,
@@ -53,8 +56,110 @@ export function selectAnnotations(
   const labelSets = new Map(model.schema.labelSets.map((s) => [s.id, s]));
   const info = (cls: number) => model.classes[cls - 1];
   const thresholdOf = (cls: number) => options.thresholds?.[info(cls).labelId] ?? labels.get(info(cls).labelId)?.threshold ?? DEFAULT_THRESHOLD;
+  const repeating = (cls: number) => labelSets.get(info(cls).labelSetId)?.hasMultipleSections ?? false;
 
-  // Each token's most likely class, none included; a label below its threshold counts as none.
+  const runs = tokenRuns(model, tokenized, probabilities, thresholdOf);
+  const kept: Run[] = [];
+  const byClass = new Map<number, Run[]>();
+  for (const run of runs) {
+    if (confidenceOf(run) < thresholdOf(run.cls)) continue;
+    byClass.set(run.cls, [...(byClass.get(run.cls) ?? []), run]);
+  }
+  for (const [cls, list] of byClass) {
+    if (repeating(cls)) {
+      kept.push(...list);
+      continue;
+    }
+    if (model.spans) continue; // chosen among candidates below
+    list.sort((a, b) => confidenceOf(b) - confidenceOf(a));
+    const top = confidenceOf(list[0]);
+    kept.push(...(info(cls).repeatsInSet ? list.filter((r) => confidenceOf(r) >= REPEAT_FRACTION * top) : [list[0]]));
+  }
+  const setIndex = groupIntoSets(kept, model);
+
+  const chosen: Chosen[] = kept.map((run) => ({ cls: run.cls, start: run.tokens[0].start, end: run.tokens[run.tokens.length - 1].end, confidence: confidenceOf(run), setIndex: setIndex.get(run) ?? 0 }));
+  if (model.spans) chosen.push(...chooseSpans(model, model.spans, doc, tokenized, probabilities, runs, new Set(byClass.keys())));
+
+  const chars = charsByOffset(doc.chars);
+  const pageHeights = doc.pageSizes.map((p) => p.height);
+  return chosen
+    .map((k): PredictedAnnotation => {
+      const c = info(k.cls);
+      const spans = spansFromChars(doc.text, charsIn(chars, k.start, k.end), pageHeights);
+      return {
+        labelId: c.labelId,
+        labelSetId: c.labelSetId,
+        setIndex: k.setIndex,
+        startOffset: k.start,
+        endOffset: k.end,
+        text: spans.map((s) => s.offset_string).join(' '),
+        confidence: Math.round(k.confidence * 1e4) / 1e4,
+        spans,
+      };
+    })
+    .sort((a, b) => a.startOffset - b.startOffset || a.labelId - b.labelId);
+}
+
+interface Chosen {
+  cls: number;
+  start: number;
+  end: number;
+  confidence: number;
+  setIndex: number;
+}
+
+/** One value per label of a non-repeating label set (several only where training shows the label repeating
+ * in a set): the best scored candidate. Whether the label is on the document at all stays the token
+ * stage's decision (a run of it reached the label's threshold): the span forest only learnt to rank the
+ * candidates of documents that have the value, so its scores say which, not whether. */
+function chooseSpans(
+  model: ExtractionModel,
+  forest: ForestModel,
+  doc: ExtractionDocument,
+  tokenized: TokenizedDocument,
+  probabilities: Float64Array[],
+  runs: Run[],
+  present: ReadonlySet<number>,
+): Chosen[] {
+  if (!tokenized.tokens.length) return [];
+  const dataTypes = new Map(model.schema.labels.map((l) => [l.id, l.dataType]));
+  const repeatingSets = new Set(model.schema.labelSets.filter((s) => s.hasMultipleSections).map((s) => s.id));
+  const ctx = spanContext(tokenized, doc.text, probabilities, model.features);
+  const out: Chosen[] = [];
+  model.classes.forEach((c, k) => {
+    const cls = k + 1;
+    if (repeatingSets.has(c.labelSetId) || !present.has(cls)) return;
+    const classRuns = runs.filter((r) => r.cls === cls).map((r) => ({ start: r.tokens[0].start, end: r.tokens[r.tokens.length - 1].end }));
+    const candidates = spanCandidates(ctx, cls, c, dataTypes.get(c.labelId) ?? 'Text', classRuns);
+    const scores = scoreCandidates(forest, ctx, candidates);
+    const order = candidates.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || candidates[a].start - candidates[b].start);
+    if (!order.length) return;
+    const top = scores[order[0]];
+    const picked: SpanCandidate[] = [];
+    for (const i of order) {
+      if (picked.length && (!c.repeatsInSet || scores[i] < REPEAT_FRACTION * top)) break;
+      const cand = candidates[i];
+      if (picked.some((p) => Math.min(p.end, cand.end) > Math.max(p.start, cand.start))) continue;
+      picked.push(cand);
+      out.push({ cls, start: cand.start, end: cand.end, confidence: scores[i], setIndex: 0 });
+    }
+  });
+  return out;
+}
+
+/**
+ * Token-level runs: each token takes its most likely class (none included; a label below its threshold
+ * counts as none); a label of a non-repeating set that no token took gets its most likely free token;
+ * neighbouring tokens of one class join into one run when their gap is one that training annotations had
+ * (weaker words inside a name join too).
+ */
+export function tokenRuns(
+  model: Pick<ExtractionModel, 'schema' | 'classes'>,
+  tokenized: TokenizedDocument,
+  probabilities: Float64Array[],
+  thresholdOf: (cls: number) => number,
+): Run[] {
+  const labelSets = new Map(model.schema.labelSets.map((s) => [s.id, s]));
   const best = probabilities.map((p) => {
     let cls = 0;
     for (let k = 1; k < p.length; k++) if (p[k] > p[cls]) cls = k;
@@ -72,51 +177,13 @@ export function selectAnnotations(
     });
     if (top >= 0) best[top] = cls;
   });
-
   growRuns(tokenized, best, probabilities, model, thresholdOf);
-  const runs = joinRuns(tokenized, best, probabilities, model);
-  const kept: Run[] = [];
-  const byClass = new Map<number, Run[]>();
-  for (const run of runs) {
-    if (confidenceOf(run) < thresholdOf(run.cls)) continue;
-    byClass.set(run.cls, [...(byClass.get(run.cls) ?? []), run]);
-  }
-  for (const [cls, list] of byClass) {
-    const set = labelSets.get(info(cls).labelSetId);
-    if (set?.hasMultipleSections) {
-      kept.push(...list);
-      continue;
-    }
-    list.sort((a, b) => confidenceOf(b) - confidenceOf(a));
-    const top = confidenceOf(list[0]);
-    kept.push(...(info(cls).repeatsInSet ? list.filter((r) => confidenceOf(r) >= REPEAT_FRACTION * top) : [list[0]]));
-  }
-
-  const setIndex = groupIntoSets(kept, model);
-  const chars = charsByOffset(doc.chars);
-  const pageHeights = doc.pageSizes.map((p) => p.height);
-  return kept
-    .map((run): PredictedAnnotation => {
-      const c = info(run.cls);
-      const runChars = run.tokens.flatMap((t) => charsIn(chars, t.start, t.end));
-      const spans = spansFromChars(doc.text, runChars, pageHeights);
-      return {
-        labelId: c.labelId,
-        labelSetId: c.labelSetId,
-        setIndex: setIndex.get(run) ?? 0,
-        startOffset: run.tokens[0].start,
-        endOffset: run.tokens[run.tokens.length - 1].end,
-        text: spans.map((s) => s.offset_string).join(' '),
-        confidence: Math.round(confidenceOf(run) * 1e4) / 1e4,
-        spans,
-      };
-    })
-    .sort((a, b) => a.startOffset - b.startOffset || a.labelId - b.labelId);
+  return joinRuns(tokenized, best, probabilities, model);
 }
 
 /** A token that is most likely none joins a neighbouring annotation of a multi-token label when it reaches
  * that label's threshold: the words inside a name or an address are often weaker than its edges. */
-function growRuns(doc: TokenizedDocument, best: number[], probabilities: Float64Array[], model: ExtractionModel, thresholdOf: (cls: number) => number): void {
+function growRuns(doc: TokenizedDocument, best: number[], probabilities: Float64Array[], model: Pick<ExtractionModel, 'classes'>, thresholdOf: (cls: number) => number): void {
   const joins = (from: Token, to: Token, cls: number) => {
     const maxGap = model.classes[cls - 1].maxGapEm;
     const [a, b] = from.index < to.index ? [from, to] : [to, from];
@@ -136,7 +203,7 @@ function growRuns(doc: TokenizedDocument, best: number[], probabilities: Float64
 
 /** Neighbouring tokens of one class on a line join when their gap is one a training annotation had;
  * classes whose annotations span lines also join a run with the overlapping run on the next line. */
-function joinRuns(doc: TokenizedDocument, best: number[], probabilities: Float64Array[], model: ExtractionModel): Run[] {
+function joinRuns(doc: TokenizedDocument, best: number[], probabilities: Float64Array[], model: Pick<ExtractionModel, 'classes'>): Run[] {
   const runs: Run[] = [];
   let current: Run | null = null;
   for (const t of doc.tokens) {

@@ -2,7 +2,8 @@
 // the feature configuration and the forest, so a model can be downloaded and uploaded again. Reading
 // checks the structure, so a foreign or damaged file is refused before it is used.
 import { z } from 'zod';
-import { featureNames } from './features.ts';
+import { CONTEXT_COLUMNS, featureNames } from './features.ts';
+import { SPAN_BASE_FEATURES } from './spans.ts';
 import { MODEL_VERSION, type ExtractionModel } from './model.ts';
 import { checkForest, ForestSchema, Int, InvalidModelFile, Num, readModelFile, writeModelFile } from '../modelFile.ts';
 
@@ -18,10 +19,11 @@ const ModelFile = z.object({
   }),
   features: z.object({ vocabulary: z.array(z.string()), shapes: z.array(z.string()), linesAbove: Int.min(0) }),
   classes: z.array(
-    z.object({ labelId: Int, labelSetId: Int, maxGapEm: Num.nullable(), multiLine: z.boolean(), repeatsInSet: z.boolean(), examples: Int.min(0) }),
+    z.object({ labelId: Int, labelSetId: Int, maxGapEm: Num.nullable(), multiLine: z.boolean(), maxLines: Int.min(1), repeatsInSet: z.boolean(), examples: Int.min(0) }),
   ),
   labelSetLayouts: z.array(z.object({ labelSetId: Int, multiLine: z.boolean() })),
   forest: ForestSchema,
+  spans: ForestSchema.nullable(),
   training: z.object({ documents: Int, tokens: Int, annotatedTokens: Int, seconds: Num }),
 });
 
@@ -43,4 +45,8 @@ export function parseModel(json: string): ExtractionModel {
 function checkConsistency(model: ExtractionModel): void {
   if (model.forest.classes !== model.classes.length + 1) throw new InvalidModelFile('the forest and the class list disagree');
   checkForest(model.forest, featureNames(model.features).length);
+  if (model.spans) {
+    if (model.spans.classes !== 2) throw new InvalidModelFile('the span forest must have two classes');
+    checkForest(model.spans, SPAN_BASE_FEATURES + CONTEXT_COLUMNS * model.features.vocabulary.length);
+  }
 }

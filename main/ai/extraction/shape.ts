@@ -11,7 +11,7 @@ export function shapeOf(text: string): string {
   return out;
 }
 
-const DATE_PATTERNS = [
+export const DATE_PATTERNS = [
   /^\d{1,2}[./-]\d{1,2}[./-](\d{4}|\d{2})$/, // 22.05.2018, 10/02/2020, 11.07.20
   /^\d{4}-\d{2}-\d{2}$/,
   /^\d{1,2}\.?(jan|feb|mär|mar|apr|mai|may|jun|jul|aug|sep|okt|oct|nov|dez|dec)/i,

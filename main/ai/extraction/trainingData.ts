@@ -12,7 +12,9 @@ export interface ClassInfo {
   maxGapEm: number | null;
   /** Annotations of the class span several lines (an address, a bank with IBAN). */
   multiLine: boolean;
-  /** The label appears more than once in one annotation set in at least a quarter of the sets that have it. */
+  /** The most lines one annotation of the class covered (at most MAX_SPAN_LINES): how tall a candidate may be. */
+  maxLines: number;
+  /** The label has more than one distinct text in one annotation set in at least a quarter of the sets that have it. */
   repeatsInSet: boolean;
   /** Tokens learnt from. */
   examples: number;
@@ -25,6 +27,9 @@ export interface LabelledDocument {
   /** Tokens of declined annotations that no accepted one covers: mistakes the model made before. */
   hardNegative: boolean[];
 }
+
+/** Candidates taller than this are not considered: an address of six lines is long already. */
+export const MAX_SPAN_LINES = 6;
 
 export const classKey = (labelSetId: number, labelId: number) => `${labelSetId}:${labelId}`;
 
@@ -55,6 +60,7 @@ export function labelDocuments(
   const index = new Map(order.map((c, i) => [c.key, i + 1]));
   const gaps = order.map(() => [] as number[]);
   const multiLine = order.map(() => 0);
+  const maxLines = order.map(() => 1);
   const annotations = order.map(() => 0);
   const examples = order.map(() => 0);
   const setsWith = order.map(() => 0);
@@ -64,7 +70,9 @@ export function labelDocuments(
     const doc = tokenized[n];
     const classes = new Array<number>(doc.tokens.length).fill(0);
     const hardNegative = new Array<boolean>(doc.tokens.length).fill(false);
-    const perSet = new Map<string, number>();
+    // Distinct texts per set and class: the same value labelled at each place it is printed (a total at
+    // "Total" and again at "Cash") is one value, not a label that repeats.
+    const perSet = new Map<string, Set<string>>();
     for (const a of d.annotations) {
       const cls = index.get(classKey(a.labelSetId, a.labelId));
       const ranges = a.spans?.length ? a.spans : [a];
@@ -75,8 +83,10 @@ export function labelDocuments(
       }
       annotations[cls - 1] += 1;
       const setKey = `${a.annotationSetKey}|${cls}`;
-      perSet.set(setKey, (perSet.get(setKey) ?? 0) + 1);
-      if (new Set(covered.map((t) => t.lineNo)).size > 1) multiLine[cls - 1] += 1;
+      perSet.set(setKey, (perSet.get(setKey) ?? new Set()).add(a.text.replace(/\s+/g, ' ').trim().toLowerCase()));
+      const lines = new Set(covered.map((t) => t.lineNo)).size;
+      if (lines > 1) multiLine[cls - 1] += 1;
+      maxLines[cls - 1] = Math.min(MAX_SPAN_LINES, Math.max(maxLines[cls - 1], lines));
       covered.forEach((t, k) => {
         // A token annotated twice keeps its first label: the classifier gives each token one class.
         if (classes[t.index] === 0) {
@@ -87,7 +97,8 @@ export function labelDocuments(
         if (prev && prev.lineNo === t.lineNo) gaps[cls - 1].push(gapEm(prev, t));
       });
     }
-    for (const [key, count] of perSet) {
+    for (const [key, texts] of perSet) {
+      const count = texts.size;
       const cls = Number(key.slice(key.lastIndexOf('|') + 1));
       setsWith[cls - 1] += 1;
       if (count > 1) setsRepeating[cls - 1] += 1;
@@ -106,6 +117,7 @@ export function labelDocuments(
     maxGapEm: gaps[i].length ? Math.max(...gaps[i]) : null,
     // A stray multi-line annotation is a mistake more likely than a habit.
     multiLine: multiLine[i] >= Math.max(2, 0.25 * annotations[i]),
+    maxLines: maxLines[i],
     repeatsInSet: setsRepeating[i] >= Math.max(1, 0.25 * setsWith[i]),
     examples: examples[i],
   }));

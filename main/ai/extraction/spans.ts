@@ -1,0 +1,203 @@
+// The second stage of extraction for labels that occur once per annotation set (a receipt's total, an
+// invoice date, an address): candidate values of several forms are generated around the tokens the token
+// forest likes (sub-ranges of a line, blocks of whole lines, a date or an amount inside a token), each is
+// described (the token probabilities inside and just outside, its form read by data type, where it stands,
+// its text size, context words) and a second forest scores it; the best candidate per label wins. Pure.
+import { contextDistances, type FeatureConfig } from './features.ts';
+import { predictForest, type ForestModel } from './forest.ts';
+import { DATE_PATTERNS, parseNumber } from './shape.ts';
+import { tokenHeight, type Token, type TokenizedDocument } from './tokens.ts';
+import type { ClassInfo } from './trainingData.ts';
+
+/** A candidate value of one class: a code-point range and the tokens it touches. */
+export interface SpanCandidate {
+  cls: number;
+  start: number;
+  end: number;
+  tokens: Token[];
+  /** The range cuts into a token (a date or an amount glued to other characters). */
+  trimmed: boolean;
+  /** Whether the token-level selection (runs of one class) produced exactly this range. */
+  isRun: boolean;
+}
+
+/** Tokens tried as the core of a candidate per class: the most likely ones by the token forest. */
+const SEEDS = 6;
+/** A seed below this probability is no seed (its candidates would score nothing). */
+const MIN_SEED = 0.02;
+/** Longest sub-range of one line, in tokens. */
+const MAX_TOKENS = 12;
+
+/** An amount inside a token ("RM60.30", "60.30J"): digits with a decimal separator and one or two decimals. */
+const AMOUNT_IN = /\d{1,3}(?:[.,' ]\d{3})*[.,]\d{1,2}|\d+[.,]\d{1,2}/gu;
+/** A date inside a token ("DATE19/10/2018", "2018-10-19(THU)"). */
+const DATE_IN = /\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}/gu;
+/** Whole-candidate forms, for the features: an amount, a date written with letters or digits. */
+const AMOUNT = /^[-+]?(?:[A-Z]{1,3}\s?)?(?:\d{1,3}(?:[.,'’ ]\d{3})+|\d+)[.,]\d{1,2}[-+]?$/u;
+const WORDY_DATE = /^\d{1,2}[\s.-]*\p{L}{3,9}[\s.,-]*\d{2,4}$|^\p{L}{3,9}[\s.-]*\d{1,2}[\s.,-]+\d{2,4}$/u;
+
+export interface SpanDocContext {
+  doc: TokenizedDocument;
+  /** The document's text as code points. */
+  cps: string[];
+  /** Token-forest probabilities per token. */
+  probabilities: Float64Array[];
+  /** Per token its most likely class. */
+  argmax: number[];
+  /** Amounts of the document (each token read as one), largest first: for an amount's rank and repeats. */
+  amounts: number[];
+  medianHeight: number;
+  context: Float64Array[];
+}
+
+export function spanContext(doc: TokenizedDocument, text: string, probabilities: Float64Array[], features: FeatureConfig): SpanDocContext {
+  const argmax = probabilities.map((p) => {
+    let best = 0;
+    for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
+    return best;
+  });
+  const amounts: number[] = [];
+  for (const t of doc.tokens) for (const m of t.text.matchAll(AMOUNT_IN)) amounts.push(parseNumber(m[0]));
+  amounts.sort((a, b) => b - a);
+  const heights = doc.tokens.map(tokenHeight).sort((a, b) => a - b);
+  const medianHeight = heights.length ? heights[heights.length >> 1] : 1;
+  return { doc, cps: Array.from(text), probabilities, argmax, amounts: amounts.filter(Number.isFinite), medianHeight, context: contextDistances(doc, features) };
+}
+
+/** Candidates of one class on a document (deduplicated by range). `runs` are the token-level runs of the class. */
+export function spanCandidates(ctx: SpanDocContext, cls: number, info: ClassInfo, dataType: string, runs: readonly { start: number; end: number }[]): SpanCandidate[] {
+  const { doc, probabilities } = ctx;
+  const seeds = doc.tokens
+    .filter((t) => probabilities[t.index][cls] >= MIN_SEED)
+    .sort((a, b) => probabilities[b.index][cls] - probabilities[a.index][cls] || a.index - b.index)
+    .slice(0, SEEDS);
+  const out = new Map<string, SpanCandidate>();
+  const runKeys = new Set(runs.map((r) => `${r.start}:${r.end}`));
+  const add = (tokens: Token[], start = tokens[0].start, end = tokens[tokens.length - 1].end) => {
+    const key = `${start}:${end}`;
+    if (!out.has(key)) out.set(key, { cls, start, end, tokens, trimmed: start !== tokens[0].start || end !== tokens[tokens.length - 1].end, isRun: runKeys.has(key) });
+  };
+  for (const seed of seeds) {
+    const line = doc.lines[seed.lineNo].tokens;
+    const c = seed.column;
+    for (let i = Math.max(0, c - MAX_TOKENS + 1); i <= c; i++) {
+      for (let j = c; j < line.length && j - i < MAX_TOKENS; j++) add(line.slice(i, j + 1));
+    }
+    // Blocks of whole lines around the seed's line, as tall as training annotations of the class were.
+    for (let a = seed.lineNo - info.maxLines + 1; a <= seed.lineNo; a++) {
+      for (let b = Math.max(a + 1, seed.lineNo); b < a + info.maxLines; b++) {
+        if (a < 0 || b >= doc.lines.length || doc.lines[a].page !== seed.page || doc.lines[b].page !== seed.page) continue;
+        add(doc.lines.slice(a, b + 1).flatMap((l) => l.tokens));
+      }
+    }
+    // The value inside a token, read by the label's data type.
+    const inner = dataType === 'Date' ? DATE_IN : /Number|Percentage/.test(dataType) ? AMOUNT_IN : null;
+    if (inner) {
+      for (const m of seed.text.matchAll(inner)) {
+        const from = seed.start + Array.from(seed.text.slice(0, m.index)).length;
+        add([seed], from, from + Array.from(m[0]).length);
+      }
+    }
+  }
+  for (const r of runs) {
+    const tokens = doc.tokens.filter((t) => t.start >= r.start && t.end <= r.end);
+    if (tokens.length) add(tokens, r.start, r.end);
+  }
+  return [...out.values()];
+}
+
+export const SPAN_BASE_FEATURES = 40;
+
+/** Where a candidate stands among the candidates of its class on the document: ranks compare documents
+ * whose token probabilities are all high or all low. */
+export interface CandidateStanding {
+  /** Rank of its mean token probability, 0 = highest. */
+  rank: number;
+  /** Its mean token probability over the highest one. */
+  ratio: number;
+  candidates: number;
+}
+
+export function standings(ctx: SpanDocContext, candidates: readonly SpanCandidate[]): CandidateStanding[] {
+  const means = candidates.map((c) => c.tokens.reduce((s, t) => s + ctx.probabilities[t.index][c.cls], 0) / c.tokens.length);
+  const sorted = [...means].sort((a, b) => b - a);
+  const top = sorted[0] || 1;
+  return means.map((m) => ({ rank: sorted.indexOf(m), ratio: m / top, candidates: candidates.length }));
+}
+
+/** The candidate's feature row: SPAN_BASE_FEATURES columns, then the context words of its first token. */
+export function spanFeatures(ctx: SpanDocContext, c: SpanCandidate, standing: CandidateStanding): Float32Array {
+  const { doc, probabilities, argmax } = ctx;
+  const p = (t: Token | undefined) => (t ? probabilities[t.index][c.cls] : -1);
+  const ps = c.tokens.map((t) => p(t));
+  const first = c.tokens[0];
+  const last = c.tokens[c.tokens.length - 1];
+  const firstLine = doc.lines[first.lineNo];
+  const lastLine = doc.lines[last.lineNo];
+  const lineMax = (n: number) => {
+    const line = doc.lines[n];
+    if (!line || line.page !== first.page) return -1;
+    return Math.max(...line.tokens.map((t) => p(t)));
+  };
+  const text = ctx.cps.slice(c.start, c.end).join('');
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const isAmount = AMOUNT.test(flat);
+  const value = isAmount ? parseNumber(flat.replace(/^[-+]?[A-Z]{1,3}\s?/u, '')) : NaN;
+  const rank = Number.isFinite(value) ? ctx.amounts.findIndex((a) => a <= value) : -1;
+  const repeats = Number.isFinite(value) ? ctx.amounts.filter((a) => a === value).length : 0;
+  const page = doc.pageSizes[first.page] ?? { width: 1, height: 1 };
+  const lines = new Set(c.tokens.map((t) => t.lineNo)).size;
+  const meanHeight = c.tokens.reduce((s, t) => s + tokenHeight(t), 0) / c.tokens.length;
+  const rows = doc.linesPerPage[first.page] ?? 1;
+  const row = [
+    c.cls,
+    ps.reduce((a, b) => a + b, 0) / ps.length,
+    Math.min(...ps),
+    Math.max(...ps),
+    ps[0],
+    ps[ps.length - 1],
+    p(firstLine.tokens[first.column - 1]),
+    p(lastLine.tokens[last.column + 1]),
+    lineMax(first.lineNo - 1),
+    lineMax(last.lineNo + 1),
+    c.tokens.filter((t) => argmax[t.index] === c.cls).length / c.tokens.length,
+    c.tokens.reduce((s, t) => s + probabilities[t.index][0], 0) / c.tokens.length,
+    c.tokens.length,
+    lines,
+    Array.from(flat).length,
+    first.column === 0 && last.column === lastLine.tokens.length - 1 ? 1 : 0,
+    first.column === 0 ? 1 : 0,
+    last.column === lastLine.tokens.length - 1 ? 1 : 0,
+    c.trimmed ? 1 : 0,
+    c.isRun ? 1 : 0,
+    DATE_PATTERNS.some((re) => re.test(flat)) || WORDY_DATE.test(flat) ? 1 : 0,
+    isAmount ? 1 : 0,
+    Number.isFinite(value) ? Math.sign(value) * Math.log10(1 + Math.abs(value)) : -10,
+    rank,
+    ctx.amounts.length ? (rank < 0 ? -1 : rank / ctx.amounts.length) : -1,
+    repeats,
+    (/\d/.test(flat) ? 1 : 0) + (/\p{L}/u.test(flat) ? 2 : 0),
+    1 - first.y1 / page.height,
+    1 - last.y0 / page.height,
+    firstLine.rowInPage,
+    rows - 1 - lastLine.rowInPage,
+    firstLine.rowInPage / rows,
+    meanHeight / ctx.medianHeight,
+    first.x0 / page.width,
+    Math.max(...c.tokens.map((t) => t.x1)) / page.width,
+    first.page,
+    standing.rank,
+    standing.ratio,
+    standing.candidates,
+    (flat.match(/\p{Lu}/gu) ?? []).length / Math.max(1, (flat.match(/\p{L}/gu) ?? []).length),
+  ];
+  for (const v of ctx.context[first.index]) row.push(v);
+  return Float32Array.from(row);
+}
+
+/** Per candidate its probability of being the value, from the span forest (class 1). */
+export function scoreCandidates(forest: ForestModel, ctx: SpanDocContext, candidates: readonly SpanCandidate[]): number[] {
+  if (!candidates.length) return [];
+  const standing = standings(ctx, candidates);
+  return predictForest(forest, candidates.map((c, i) => spanFeatures(ctx, c, standing[i]))).map((p) => p[1] ?? 0);
+}

@@ -1,0 +1,157 @@
+// The SROIE receipts (../shared/datasets/sroie-dev) as Folio sees them through its HTTP API: a fixed split
+// by receipt number, uploads of the images (OCR'd by Folio), Folio's text and character boxes read back,
+// and each key value found in that text (whitespace and case tolerant) so it can be labelled there.
+// Receipts whose number is divisible by 5 are held back for evaluation: they are never listed or read.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spansFromChars } from '../../main/domain/geometry.ts';
+import type { CharBox } from '../../main/pipeline/textLayout.ts';
+import type { ExtractionDocument } from '../../main/ai/extraction/types.ts';
+import { repoRoot } from './processes.ts';
+import { upload } from './documentFixtures.ts';
+import type { ApiResponse, Client } from './testServer.ts';
+
+export const RECEIPTS_DIR = path.resolve(repoRoot, '..', 'shared', 'datasets', 'sroie-dev');
+export const RECEIPT_FIELDS = ['company', 'date', 'address', 'total'] as const;
+export type ReceiptField = (typeof RECEIPT_FIELDS)[number];
+export type ReceiptKey = Partial<Record<ReceiptField, string>>;
+
+/** The held-back rule, applied to every number before any file of it is touched. */
+export const isHeldBack = (n: number) => n % 5 === 0;
+
+/** Receipt numbers present in the folder, held-back ones filtered out, ascending. */
+export function receiptNumbers(): number[] {
+  return fs
+    .readdirSync(path.join(RECEIPTS_DIR, 'img'))
+    .map((f) => /^(\d+)\.jpg$/.exec(f))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]))
+    .filter((n) => !isHeldBack(n))
+    .sort((a, b) => a - b);
+}
+
+/** A fixed split by number: the first `train` receipts train, the next `test` test; the rest are left over. */
+export function receiptSplit(train: number, test: number): { train: number[]; test: number[]; rest: number[] } {
+  const all = receiptNumbers();
+  return { train: all.slice(0, train), test: all.slice(train, train + test), rest: all.slice(train + test) };
+}
+
+const fileName = (n: number) => String(n).padStart(3, '0');
+
+export function readReceiptImage(n: number): Uint8Array {
+  if (isHeldBack(n)) throw new Error(`receipt ${n} is held back`);
+  return fs.readFileSync(path.join(RECEIPTS_DIR, 'img', `${fileName(n)}.jpg`));
+}
+
+export function readReceiptKey(n: number): ReceiptKey {
+  if (isHeldBack(n)) throw new Error(`receipt ${n} is held back`);
+  return JSON.parse(fs.readFileSync(path.join(RECEIPTS_DIR, 'key', `${fileName(n)}.json`), 'utf8')) as ReceiptKey;
+}
+
+async function ok<T = any>(r: Promise<ApiResponse<T>>, what: string, status = 201): Promise<T> {
+  const res = await r;
+  if (res.status !== status) throw new Error(`${what}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** Uploads a receipt image with sync=true, so it comes back OCR'd (and extracted, when an AI is active). */
+export async function uploadReceipt(c: Client, fields: Record<string, string | number>, n: number): Promise<any> {
+  const body = await ok(upload(c, { ...fields, sync: 'true' }, { name: `${fileName(n)}.jpg`, data: readReceiptImage(n), type: 'image/jpeg' }), `upload of receipt ${n}`);
+  if (body.status_data !== 2) throw new Error(`receipt ${n} was not processed: status ${JSON.stringify(body.status)} ${body.status_reason ?? ''}`);
+  return body;
+}
+
+/** Folio's text, character boxes and page sizes of a processed document, as the extraction AI sees them. */
+export async function readOcr(c: Client, folioId: number): Promise<ExtractionDocument> {
+  const detail = await ok(c.get(`/api/v3/documents/${folioId}/`), `document ${folioId}`, 200);
+  const bbox = (await ok(c.get(`/api/v3/documents/${folioId}/bbox/`), `bbox of ${folioId}`, 200)).bbox as Record<string, Omit<CharBox, 'offset'>>;
+  const chars: CharBox[] = Object.entries(bbox).map(([offset, b]) => ({ ...b, offset: Number(offset) })).sort((a, b) => a.offset - b.offset);
+  const pageSizes = (detail.pages as { original_size: [number, number] }[]).map((p) => ({ width: p.original_size[0], height: p.original_size[1] }));
+  return { id: folioId, text: (detail.text as string) ?? '', chars, pageSizes };
+}
+
+/**
+ * Where a key value stands in the OCR text: every occurrence, as code-point ranges. Case and white space
+ * are ignored, and so is a comma where the key joins two printed lines with ", " (SROIE's addresses), since
+ * the receipt may print no comma there. A value that is not in the text gives no range.
+ */
+export function findValueRanges(text: string, value: string): { start: number; end: number }[] {
+  const cps = Array.from(text);
+  // The text without white space, lower case, and the code-point offset of each of its characters.
+  let squeezed = '';
+  const offsets: number[] = [];
+  cps.forEach((ch, i) => {
+    if (/\s/u.test(ch)) return;
+    const lower = ch.toLowerCase();
+    // toLowerCase keeps one code point for the scripts here; guard the mapping anyway.
+    for (const _ of Array.from(lower)) offsets.push(i);
+    squeezed += lower;
+  });
+  const parts = value.trim().toLowerCase().split(/,\s+/).map((p) => p.replace(/\s+/g, ''));
+  if (!parts.join('')) return [];
+  const escape = (s: string) => Array.from(s).map((ch) => ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('');
+  const pattern = new RegExp(parts.map(escape).join(',?'), 'gu');
+  const ranges: { start: number; end: number }[] = [];
+  // Offsets index code units of `squeezed` only when it has no surrogate pairs; map through code points.
+  const unitToPoint: number[] = [];
+  let point = 0;
+  for (let u = 0; u < squeezed.length; u++) {
+    unitToPoint.push(point);
+    const code = squeezed.charCodeAt(u);
+    if (code < 0xd800 || code > 0xdbff) point++;
+  }
+  unitToPoint.push(point);
+  for (const m of squeezed.matchAll(pattern)) {
+    if (!m[0].length) continue;
+    const first = unitToPoint[m.index!];
+    const last = unitToPoint[m.index! + m[0].length] - 1;
+    ranges.push({ start: offsets[first], end: offsets[last] + 1 });
+  }
+  return ranges;
+}
+
+/** The API's span objects (one per line) for a code-point range of a processed document's text. */
+export function spansOf(doc: ExtractionDocument, range: { start: number; end: number }) {
+  const chars = doc.chars.filter((ch) => ch.offset >= range.start && ch.offset < range.end);
+  return spansFromChars(doc.text, chars, doc.pageSizes.map((p) => p.height)).map((s) => ({
+    page_index: s.page_index,
+    x0: s.x0,
+    x1: s.x1,
+    y0: s.y0,
+    y1: s.y1,
+    top: s.top,
+    bottom: s.bottom,
+    start_offset: s.start_offset,
+    end_offset: s.end_offset,
+    offset_string: s.offset_string,
+  }));
+}
+
+/** How a receipt field's value is compared: date by its normalized date, total by its number, text fields
+ * exactly after white space is collapsed (against the key, or against the OCR text where the key stands). */
+export const RECEIPT_DATA_TYPES: Record<ReceiptField, 'Text' | 'Date' | 'Number'> = { company: 'Text', date: 'Date', address: 'Text', total: 'Number' };
+
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** The number a total is written as ("RM 60.30", "60,30"), or null. */
+export function amountOf(text: string): number | null {
+  const m = /\d[\d,.]*/.exec(text.replace(/\s+/g, ''));
+  if (!m) return null;
+  const core = m[0].replace(/[.,]$/, '');
+  const last = Math.max(core.lastIndexOf('.'), core.lastIndexOf(','));
+  const value = last >= 0 && core.length - last - 1 <= 2 ? Number(`${core.slice(0, last).replace(/[.,]/g, '')}.${core.slice(last + 1)}`) : Number(core.replace(/[.,]/g, ''));
+  return Number.isFinite(value) ? value : null;
+}
+
+export function sameReceiptValue(field: ReceiptField, found: string, key: string, goldTexts: readonly string[], normalizeDate: (text: string) => unknown): boolean {
+  if (field === 'total') {
+    const a = amountOf(found);
+    return a !== null && a === amountOf(key);
+  }
+  if (field === 'date') {
+    const a = normalizeDate(found);
+    if (a !== null && a !== undefined && a === normalizeDate(key)) return true;
+  }
+  const f = squash(found);
+  return f === squash(key) || goldTexts.some((g) => squash(g) === f);
+}

@@ -76,7 +76,10 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
         const p = Math.max(0, Math.min(99, Math.round(percent)));
         if (p === lastPercent) return;
         lastPercent = p;
-        writing = writing.then(() => repos.aiModels.update(ai.id, { progress: p, stage })).catch(() => {});
+        // The heartbeat records how far the job got: a kill at 40 % and one at 60 % are not "the same step"
+        // (jobQueue.ts sets aside only a job that stops the process again and again at one point). Its
+        // throw on stop is not needed here: training gets ctx.signal.
+        writing = writing.then(() => repos.aiModels.update(ai.id, { progress: p, stage })).then(() => ctx.heartbeat()).catch(() => {});
       };
       let output;
       try {

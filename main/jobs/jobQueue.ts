@@ -18,13 +18,15 @@
 //   stops (the job goes back to the queue, the attempt not counted) or when the job is gone (its
 //   document was deleted). Pass `ctx.signal` to whatever can be cancelled.
 // - Throwing fails the attempt: a retry after exponential backoff with jitter, up to max_attempts
-//   starts; then the job is 'failed' and `onFailed` runs in the transaction that marks it so. A start
-//   cut short by a crash counts as an attempt, so a document that kills the process ends failed
-//   instead of killing it at every start.
+//   starts; then the job is 'failed' and `onFailed` runs in the transaction that marks it so. Throw a
+//   `PermanentJobError` for a failure no retry can cure (a damaged file): the job fails at once.
+// - A start cut short by the process's death (kill -9, power cut, a closed laptop) does not count as an
+//   attempt: that is not the job's fault. The heartbeats tell how far it got; a job interrupted
+//   MAX_INTERRUPTIONS times in a row at the same heartbeat is taken to be what kills the process, and is
+//   failed with a `JobSetAsideError` instead of being started again.
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { now } from '../store/db.ts';
 import type { Repos } from '../store/repositories/index.ts';
 import type { JobRepository } from '../store/repositories/jobRepository.ts';
 import type { JobRow } from '../store/schema.ts';
@@ -37,6 +39,14 @@ export interface JobRepos {
 export type UnitOfWorkOf<R> = <T>(fn: (repos: R) => Promise<T>) => Promise<T>;
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
+/** Deaths of the process in a row at the same safe point of one job that set the job aside. */
+export const MAX_INTERRUPTIONS = 3;
+
+/** Thrown by a handler: retrying cannot help (the job fails at once, with this message). */
+export class PermanentJobError extends Error {}
+
+/** Why a job that kept bringing the process down was given up: onFailed receives it. */
+export class JobSetAsideError extends Error {}
 
 export interface EnqueueOptions {
   kind: string;
@@ -164,12 +174,18 @@ export class JobRunner<R extends JobRepos = Repos> {
     liveOwners.add(this.owner);
     const recovered = { requeued: 0, failed: 0 };
     for (const job of await this.opts.repos.jobs.listAbandoned([...liveOwners], this.kinds)) {
-      const error = new Error(`Interrupted: the process running it (${job.locked_by}) ended before it finished.`);
-      if (job.attempts >= job.max_attempts) {
+      // The same safe point as at the last interruption: one more in a row; anywhere else: the first.
+      const inARow = job.interrupted_at === job.progress ? job.interruptions + 1 : 1;
+      if (inARow >= MAX_INTERRUPTIONS) {
+        const error = new JobSetAsideError(
+          `Set aside: Folio stopped ${inARow} times in a row while working on this at the same step, so it is taken to be what stops it. ` +
+          'If the file is damaged, upload a repaired copy (for example printed again to PDF).',
+        );
         if (await this.fail(job, job.locked_by!, error)) recovered.failed++;
-      } else if (await this.opts.repos.jobs.requeue(job.id, job.locked_by!, now(), error.message)) {
-        recovered.requeued++;
+        continue;
       }
+      const message = `Interrupted: the process running it (${job.locked_by}) ended before it finished; started again (not counted as an attempt).`;
+      if (await this.opts.repos.jobs.requeueInterrupted(job.id, job.locked_by!, inARow, job.progress, message)) recovered.requeued++;
     }
     enqueued.on('job', this.onEnqueued);
     this.wake();
@@ -287,7 +303,7 @@ export class JobRunner<R extends JobRepos = Repos> {
         this.settled(job, 'done');
       } else if (signal.aborted) {
         await repos.jobs.release(job.id, this.owner);
-      } else if (job.attempts >= job.max_attempts) {
+      } else if (job.attempts >= job.max_attempts || error instanceof PermanentJobError) {
         await this.fail(job, this.owner, error);
       } else {
         const runAfter = new Date(Date.now() + backoffDelay(job.attempts, this.backoff)).toISOString();

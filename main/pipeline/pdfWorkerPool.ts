@@ -113,9 +113,20 @@ async function withContext<T>(promise: Promise<T>, prefix: string | undefined): 
   try {
     return await promise;
   } catch (err) {
-    const e = err as Error;
-    throw Object.assign(new Error(`${prefix}: ${e.message}`), { name: e.name });
+    const e = err as Error & { fromReader?: boolean };
+    throw Object.assign(new Error(`${prefix}: ${e.message}`), { name: e.name, fromReader: e.fromReader, context: prefix });
   }
+}
+
+/**
+ * An error pdf.js itself answered with while reading the file (not a worker that died or timed out): the
+ * file is what it is, so reading it again fails again. `context` says what was being done ("cannot render
+ * page 3"). Running out of memory is the exception: that depends on what else was running.
+ */
+export function readerErrorContext(err: unknown): string | undefined {
+  const e = err as Error & { fromReader?: boolean; context?: string };
+  if (!e?.fromReader || /allocation failed|out of memory/i.test(e.message ?? '')) return undefined;
+  return e.context ?? 'cannot read the PDF';
 }
 
 const idleWorkers: { worker: PdfWorker; timer: NodeJS.Timeout }[] = [];
@@ -167,7 +178,7 @@ export class PdfWorker {
       const waiter = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       if (reply.ok) waiter?.resolve(reply.result);
-      else waiter?.reject(Object.assign(new Error(reply.message), { name: reply.name }));
+      else waiter?.reject(Object.assign(new Error(reply.message), { name: reply.name, fromReader: true }));
     });
     this.thread.on('error', (err) => this.fail(err));
     this.thread.on('exit', (code) => this.fail(new Error(`PDF worker exited with code ${code}`)));

@@ -11,11 +11,12 @@ import type { BlobStore } from '../blobs/blobStore.ts';
 import type { DocumentPipelineHook } from '../services/documentService.ts';
 import type { NewPage } from '../store/repositories/pageRepository.ts';
 import { DocumentStatus } from '../domain/documentStatus.ts';
-import { enqueue, JobRunner, type JobContext, type JobHandler } from '../jobs/jobQueue.ts';
+import { enqueue, JobRunner, JobSetAsideError, type JobContext, type JobHandler } from '../jobs/jobQueue.ts';
 import { runPipeline, type PipelineResult } from './documentPipeline.ts';
 import { withoutOcrLayers } from './ocrLayer.ts';
 import { sniff } from './sniff.ts';
 import { FileRejectedError } from './errors.ts';
+import { readerErrorContext } from './pdfWorkerPool.ts';
 import { OcrPool } from './ocr/ocrPool.ts';
 import type { PipelineLimits } from './limits.ts';
 import type { CharBox } from './textLayout.ts';
@@ -234,7 +235,7 @@ export class DocumentProcessor implements DocumentPipelineHook {
       return;
     }
     if ((job.kind !== PROCESS_DOCUMENT && job.kind !== this.deps.analysis?.jobKind) || job.document_id === null) return;
-    const reason = `Processing failed after ${job.attempts} attempts: ${(error as Error)?.message ?? String(error)}`;
+    const reason = error instanceof JobSetAsideError ? error.message : `Processing failed after ${job.attempts} attempts: ${(error as Error)?.message ?? String(error)}`;
     await repos.documents.update(job.document_id, { status: DocumentStatus.COULD_NOT_BE_PROCESSED, status_reason: reason });
   }
 }
@@ -265,6 +266,10 @@ function pagesOf(result: PipelineResult): NewPage[] {
 /** The reason to show for a failure that retrying cannot cure; undefined for one worth retrying. */
 function permanentReason(err: unknown): string | undefined {
   if (err instanceof FileRejectedError || err instanceof ProcessingError) return err.message;
+  // pdf.js's own words ("_this.catalog.Pages is not a function") mean nothing to a reviewer; the job's
+  // last_error keeps them for the log.
+  const reading = readerErrorContext(err);
+  if (reading !== undefined) return `The PDF is damaged and could not be read (${reading}). Upload a repaired copy, for example the file printed again to PDF.`;
   const e = err as Error & { name?: string };
   // pdf.js: the file is not a PDF it can read, or needs a password.
   if (e?.name === 'InvalidPDFException' || e?.name === 'PasswordException' || e?.name === 'FormatError') {

@@ -219,9 +219,14 @@ export interface JobsTable {
   state: JobState;
   /** Unique when set: enqueueing the same logical job again is a no-op. */
   dedupe_key: string | null;
-  /** Starts so far, including starts cut short by a crash. */
+  /** Starts so far that ended in an error (a start cut short by the process's death is given back). */
   attempts: number;
   max_attempts: number;
+  /** Safe points (heartbeats) passed in the current run. Migration 0008. */
+  progress: Generated<number>;
+  /** Interruptions in a row at the same progress, and that progress (null: never interrupted). */
+  interruptions: Generated<number>;
+  interrupted_at: number | null;
   /** Not claimed before this time (backoff after a failure). */
   run_after: string;
   /** The runner instance that claimed it while 'running'. */

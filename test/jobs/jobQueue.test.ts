@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateUp, openStore, type OpenedStore } from '../../main/store/db.ts';
 import { makeRepos, unitOfWork, type Repos, type UnitOfWork } from '../../main/store/repositories/index.ts';
-import { backoffDelay, enqueue, JobLostError, JobRunner, type JobRunnerOptions } from '../../main/jobs/jobQueue.ts';
+import { backoffDelay, enqueue, JobLostError, JobRunner, JobSetAsideError, PermanentJobError, type JobRunnerOptions } from '../../main/jobs/jobQueue.ts';
 import type { JobRow } from '../../main/store/schema.ts';
 import { DocumentStatus } from '../../main/domain/documentStatus.ts';
 import { tempDir } from '../helpers/testServer.ts';
@@ -273,15 +273,16 @@ describe('JobRunner', () => {
     await until('the late handler completed it', async () => (await job(q, stuck.id))?.state === 'done');
   });
 
-  it('on start, re-queues jobs a dead process left running, and fails those out of attempts', async () => {
+  it('on start, re-queues jobs a dead process left running without spending an attempt', async () => {
     const q = await openQueue();
     const resumed = await enqueue(q.repos, { kind: 'ocr', payload: { n: 1 } });
-    const exhausted = await enqueue(q.repos, { kind: 'ocr', payload: { n: 2 }, maxAttempts: 2 });
+    // Its last attempt was running when the process died: the death is not its fault, so it runs again.
+    const lastAttempt = await enqueue(q.repos, { kind: 'ocr', payload: { n: 2 }, maxAttempts: 2 });
     const otherKind = await enqueue(q.repos, { kind: 'train' });
-    const markRunning = q.store.sqlite.prepare("update jobs set state = 'running', attempts = ?, locked_by = 'gone-host:4242:deadbeef', locked_at = ? where id = ?");
-    markRunning.run(1, new Date().toISOString(), resumed.id);
-    markRunning.run(2, new Date().toISOString(), exhausted.id);
-    markRunning.run(1, new Date().toISOString(), otherKind.id);
+    const markRunning = q.store.sqlite.prepare("update jobs set state = 'running', attempts = ?, progress = ?, locked_by = 'gone-host:4242:deadbeef', locked_at = ? where id = ?");
+    markRunning.run(1, 4, new Date().toISOString(), resumed.id);
+    markRunning.run(2, 0, new Date().toISOString(), lastAttempt.id);
+    markRunning.run(1, 0, new Date().toISOString(), otherKind.id);
 
     const ran: number[] = [];
     const failed: number[] = [];
@@ -289,16 +290,71 @@ describe('JobRunner', () => {
       handlers: { ocr: async ({ payload }) => void ran.push(payload.n) },
       onFailed: async (j) => void failed.push(j.id),
     }).start();
-    expect(recovered).toEqual({ requeued: 1, failed: 1 });
-    await until('the resumed job is done', async () => (await job(q, resumed.id))?.state === 'done');
-    expect(ran).toEqual([1]);
-    expect(await job(q, resumed.id)).toMatchObject({ attempts: 2, locked_by: null });
-    expect(failed).toEqual([exhausted.id]);
-    const gone = await job(q, exhausted.id);
-    expect(gone).toMatchObject({ state: 'failed', attempts: 2 });
-    expect(gone!.last_error).toContain('gone-host:4242:deadbeef');
+    expect(recovered).toEqual({ requeued: 2, failed: 0 });
+    await until('both resumed jobs are done', async () => (await job(q, resumed.id))?.state === 'done' && (await job(q, lastAttempt.id))?.state === 'done');
+    expect(ran.sort()).toEqual([1, 2]);
+    // The interrupted start was given back: one attempt each for the run that finished.
+    expect(await job(q, resumed.id)).toMatchObject({ attempts: 1, locked_by: null, interruptions: 1, interrupted_at: 4 });
+    expect(await job(q, lastAttempt.id)).toMatchObject({ attempts: 2, locked_by: null, interruptions: 1, interrupted_at: 0 });
+    expect((await job(q, resumed.id))!.last_error).toContain('gone-host:4242:deadbeef');
+    expect(failed).toEqual([]);
     // A kind this runner has no handler for is left to the runner that has one.
     expect(await job(q, otherKind.id)).toMatchObject({ state: 'running' });
+  });
+
+  it('sets aside a job the process died on three times in a row at the same heartbeat, not one that got further', async () => {
+    const q = await openQueue();
+    const poison = await enqueue(q.repos, { kind: 'ocr', payload: { n: 1 } });
+    const progressing = await enqueue(q.repos, { kind: 'ocr', payload: { n: 2 } });
+    const die = q.store.sqlite.prepare("update jobs set state = 'running', attempts = attempts + 1, progress = ?, locked_by = ?, locked_at = ? where id = ?");
+    const failures: { id: number; error: unknown }[] = [];
+    const ran: number[] = [];
+    // Two deaths in a row at heartbeat 3 for the poison; the other dies at 1, 2, 3: never twice at one point.
+    for (const [round, progress] of [[1, 1], [2, 2]] as const) {
+      die.run(3, `gone:${round}`, new Date().toISOString(), poison.id);
+      die.run(progress, `gone:${round}`, new Date().toISOString(), progressing.id);
+      const runner = q.runner({ handlers: { ocr: async () => { throw new Error('not reached'); } } });
+      // Recovery only: stop before anything is claimed again.
+      await runner.start();
+      await runner.stop();
+    }
+    expect(await job(q, poison.id)).toMatchObject({ state: 'queued', attempts: 0, interruptions: 2, interrupted_at: 3 });
+    expect(await job(q, progressing.id)).toMatchObject({ state: 'queued', attempts: 0, interruptions: 1, interrupted_at: 2 });
+
+    die.run(3, 'gone:3', new Date().toISOString(), poison.id);
+    die.run(3, 'gone:3', new Date().toISOString(), progressing.id);
+    const recovered = await q.runner({
+      handlers: { ocr: async ({ payload }) => void ran.push(payload.n) },
+      onFailed: async (j, error) => void failures.push({ id: j.id, error }),
+    }).start();
+    expect(recovered).toEqual({ requeued: 1, failed: 1 });
+    expect(failures.map((f) => f.id)).toEqual([poison.id]);
+    expect(failures[0].error).toBeInstanceOf(JobSetAsideError);
+    expect(String((failures[0].error as Error).message)).toMatch(/stopped 3 times in a row .* at the same step/);
+    expect(await job(q, poison.id)).toMatchObject({ state: 'failed' });
+    await until('the job that got further ran again', async () => (await job(q, progressing.id))?.state === 'done');
+    expect(ran).toEqual([2]);
+  });
+
+  it('fails a PermanentJobError at once, without the retries a passing failure gets', async () => {
+    const q = await openQueue();
+    const broken = await enqueue(q.repos, { kind: 'ocr', payload: {}, maxAttempts: 5 });
+    const failures: number[] = [];
+    await q.runner({ handlers: { ocr: async () => { throw new PermanentJobError('the file is damaged'); } }, onFailed: async (j) => void failures.push(j.id) }).start();
+    await until('the job failed', async () => (await job(q, broken.id))?.state === 'failed');
+    expect(await job(q, broken.id)).toMatchObject({ attempts: 1, last_error: 'the file is damaged' });
+    expect(failures).toEqual([broken.id]);
+  });
+
+  it('claims jobs never tried before retries, so that failing files never hold back a new one', async () => {
+    const q = await openQueue();
+    const retry = await enqueue(q.repos, { kind: 'ocr', payload: { n: 'retry' } });
+    q.store.sqlite.prepare("update jobs set attempts = 2, run_after = ? where id = ?").run(new Date(0).toISOString(), retry.id);
+    const fresh = await enqueue(q.repos, { kind: 'ocr', payload: { n: 'fresh' } });
+    const order: string[] = [];
+    await q.runner({ handlers: { ocr: async ({ payload }) => void order.push(payload.n) } }).start();
+    await until('both ran', async () => (await job(q, retry.id))?.state === 'done' && (await job(q, fresh.id))?.state === 'done');
+    expect(order).toEqual(['fresh', 'retry']);
   });
 
   it('drops a job deleted with its document while it ran: heartbeat throws, completeWith writes nothing', async () => {

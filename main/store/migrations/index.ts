@@ -7,6 +7,7 @@ import * as m0004 from './0004_events.ts';
 import * as m0005 from './0005_pages.ts';
 import * as m0006 from './0006_ai_models.ts';
 import * as m0007 from './0007_typed_annotations.ts';
+import * as m0008 from './0008_job_interruptions.ts';
 
 export interface Migration {
   name: string;
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   { name: '0005_pages', ...m0005 },
   { name: '0006_ai_models', ...m0006 },
   { name: '0007_typed_annotations', ...m0007 },
+  { name: '0008_job_interruptions', ...m0008 },
 ];

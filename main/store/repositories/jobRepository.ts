@@ -1,10 +1,10 @@
 // Jobs of the durable queue: insert with de-duplication, the atomic claim, and the state changes a
 // runner makes. Every change to a running job names its owner, so that a runner that lost a job
 // (deleted with its document, or re-queued after its process was presumed dead) changes nothing.
-import { sql, type Updateable } from 'kysely';
+import { sql, type UpdateObject } from 'kysely';
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import type { JobRow, JobsTable } from '../schema.ts';
+import type { Database, JobRow } from '../schema.ts';
 
 export interface NewJob {
   kind: string;
@@ -63,7 +63,8 @@ export class JobRepository {
   }
 
   /**
-   * Takes up to `limit` due jobs of these kinds, oldest first, for `owner`, and counts the attempt.
+   * Takes up to `limit` due jobs of these kinds for `owner`, and counts the attempt: jobs never tried first,
+   * oldest first, then retries, so that files failing again and again never hold back a new upload.
    * One UPDATE ... RETURNING: SQLite runs a statement as one transaction, so two runners can never
    * claim the same row. (A PostgreSQL dialect would add FOR UPDATE SKIP LOCKED to the subquery.)
    */
@@ -72,7 +73,7 @@ export class JobRepository {
     const t = now();
     const rows = await this.db
       .updateTable('jobs')
-      .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), locked_by: owner, locked_at: t, updated_at: t }))
+      .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), progress: 0, locked_by: owner, locked_at: t, updated_at: t }))
       .where('id', 'in', (eb) =>
         eb
           .selectFrom('jobs')
@@ -80,6 +81,7 @@ export class JobRepository {
           .where('state', '=', 'queued')
           .where('run_after', '<=', t)
           .where('kind', 'in', kinds)
+          .orderBy(sql`attempts > 0`)
           .orderBy('id')
           .limit(limit),
       )
@@ -109,10 +111,10 @@ export class JobRepository {
     return q.orderBy('id').execute();
   }
 
-  /** Records that the owner is still at work; false when the job is no longer its own. */
+  /** Records that the owner is still at work, one safe point further; false when the job is no longer its own. */
   async touch(id: number, owner: string): Promise<boolean> {
     const t = now();
-    return this.changeRunning(id, owner, { locked_at: t, updated_at: t });
+    return this.changeRunning(id, owner, { locked_at: t, updated_at: t, progress: sql<number>`progress + 1` });
   }
 
   async markDone(id: number, owner: string): Promise<boolean> {
@@ -130,6 +132,18 @@ export class JobRepository {
     return this.changeRunning(id, owner, { state: 'queued', locked_by: null, locked_at: null, run_after: runAfter, last_error: errorText(error), updated_at: now() });
   }
 
+  /**
+   * Back to the queue at once after its process died, the attempt given back: `interruptions` in a row at
+   * progress `at` (see JobRunner.start).
+   */
+  async requeueInterrupted(id: number, owner: string, interruptions: number, at: number, error: string): Promise<boolean> {
+    const t = now();
+    return this.changeRunning(id, owner, {
+      state: 'queued', attempts: sql<number>`max(attempts - 1, 0)`, progress: 0, interruptions, interrupted_at: at,
+      locked_by: null, locked_at: null, run_after: t, last_error: errorText(error), updated_at: t,
+    });
+  }
+
   /** Back to the queue at once, without counting the attempt: the runner stopped it at a safe point. */
   async release(id: number, owner: string): Promise<boolean> {
     const t = now();
@@ -143,7 +157,7 @@ export class JobRepository {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  private async changeRunning(id: number, owner: string, changes: Updateable<JobsTable>): Promise<boolean> {
+  private async changeRunning(id: number, owner: string, changes: UpdateObject<Database, 'jobs'>): Promise<boolean> {
     const r = await this.db
       .updateTable('jobs')
       .set(changes)

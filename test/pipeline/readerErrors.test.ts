@@ -1,0 +1,23 @@
+// A failure pdf.js itself reports while reading a file is the file's: retrying cannot cure it, so the
+// document ends in 111 at once with words a reviewer understands (processor.ts), instead of five
+// attempts with backoff that keep the queue busy and show pdf.js's internals.
+import { describe, expect, it } from 'vitest';
+import { readerErrorContext } from '../../main/pipeline/pdfWorkerPool.ts';
+import { renderPages } from '../../main/pipeline/render.ts';
+
+describe('readerErrorContext', () => {
+  it('recognises an error pdf.js answered with, and says what was being done', async () => {
+    const garbage = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+    const err = await (async () => {
+      for await (const _ of renderPages(garbage)) { /* not reached */ }
+    })().then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(readerErrorContext(err)).toBe('cannot open the PDF');
+  });
+
+  it('leaves out what depends on the moment: errors of Folio itself and memory running out', () => {
+    expect(readerErrorContext(new Error('PDF worker exited with code 1'))).toBeUndefined();
+    expect(readerErrorContext(Object.assign(new Error('cannot render page 2: Array buffer allocation failed'), { fromReader: true, context: 'cannot render page 2' }))).toBeUndefined();
+    expect(readerErrorContext(Object.assign(new Error('cannot render page 2: bad XRef entry'), { fromReader: true, context: 'cannot render page 2' }))).toBe('cannot render page 2');
+  });
+});

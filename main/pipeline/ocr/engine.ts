@@ -27,7 +27,7 @@ export interface RecognizeOptions {
 export interface OcrSession {
   recognize(png: Uint8Array, options: RecognizeOptions): Promise<TessBlock[]>;
   /** Undefined when there is too little text to tell. */
-  detectOrientation(png: Uint8Array): Promise<OsdResult | undefined>;
+  detectOrientation(png: Uint8Array, dpi: number): Promise<OsdResult | undefined>;
   /** Rejects when the session's thread or process is lost for good. */
   readonly lost: Promise<never>;
   close(): Promise<void>;

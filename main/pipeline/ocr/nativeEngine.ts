@@ -73,8 +73,8 @@ export function nativeEngine(program: NativeProgram): OcrEngine {
           if (code !== 0) throw new OcrError(`tesseract failed (exit code ${code}): ${lastLines(stderr)}`);
           return parseHocr(stdout);
         },
-        detectOrientation: async (png: Uint8Array): Promise<OsdResult | undefined> => {
-          const { stdout, code } = await run(['--psm', '0'], png);
+        detectOrientation: async (png: Uint8Array, dpi: number): Promise<OsdResult | undefined> => {
+          const { stdout, code } = await run(['--psm', '0', '--dpi', String(Math.round(dpi))], png);
           // Exit 1 with "Too few characters" is no opinion, not a failure.
           if (code !== 0) return undefined;
           const rotate = /Rotate:\s*(\d+)/.exec(stdout);

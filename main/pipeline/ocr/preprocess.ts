@@ -93,7 +93,7 @@ export async function normalizeBackground(img: GrayImage): Promise<GrayImage> {
       bg[gy * gw + gx] = Math.max(m, 32);
     }
   }
-  const smooth = await sharp(bg, { raw: { width: gw, height: gh, channels: 1 } }).blur(1).resize(width, height, { kernel: 'linear', fit: 'fill' }).raw().toBuffer();
+  const smooth = await sharp(bg, { raw: { width: gw, height: gh, channels: 1 } }).blur(1).resize(width, height, { kernel: 'linear', fit: 'fill' }).extractChannel(0).raw().toBuffer();
   const out = new Uint8Array(width * height);
   for (let i = 0; i < out.length; i++) out[i] = Math.min(255, Math.round((data[i] * 255) / smooth[i]));
   return { data: out, width, height };

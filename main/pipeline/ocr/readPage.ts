@@ -46,6 +46,20 @@ function readsWell(t: OcrPageText): boolean {
   return t.words.length >= 3 && t.confidence >= READS_WELL_CONFIDENCE;
 }
 
+/** Whether tesseract read the page's lines top to bottom: its layout analysis finds text turned by 90° and
+ * reads it, but the boxes stay those of the sideways page, so Folio's lines (left to right) would be
+ * garbled. Such a reading counts for nothing; the page is turned instead. */
+export function readSideways(blocks: TessBlock[]): boolean {
+  let vertical = 0;
+  let all = 0;
+  for (const b of blocks) for (const p of b.paragraphs ?? []) for (const l of p.lines ?? []) for (const w of l.words ?? []) {
+    if (Array.from(w.text ?? '').length < 3) continue;
+    all++;
+    if (w.bbox.y1 - w.bbox.y0 > 1.5 * (w.bbox.x1 - w.bbox.x0)) vertical++;
+  }
+  return all > 0 && vertical > all / 2;
+}
+
 /** The median x-height (px) of the lines tesseract found, from its row metrics. */
 export function medianXHeight(blocks: TessBlock[]): number | undefined {
   const hs: number[] = [];
@@ -69,7 +83,7 @@ export async function readPage(session: OcrSession, page: PageToRead, options: P
     png = await encodeGray(gray);
   }
   let passes = 0;
-  const readAt = async (turn: 0 | 90 | 180 | 270, scale = 1, source = png): Promise<{ text: OcrPageText; blocks: TessBlock[] }> => {
+  const readAt = async (turn: 0 | 90 | 180 | 270, scale = 1, source = png): Promise<{ text: OcrPageText; blocks: TessBlock[]; sideways: boolean }> => {
     const sideways = turn === 90 || turn === 270;
     let img = await turnImage(source, turn);
     let [w, h] = sideways ? [height, width] : [width, height];
@@ -78,30 +92,33 @@ export async function readPage(session: OcrSession, page: PageToRead, options: P
     passes += 1;
     const blocks = await session.recognize(img, { dpi: page.dpi * scale, psm: options.psm });
     // Points per pixel of the image read: scaling and turning change the pixels, never the page's points.
-    return { blocks, text: toPageText(blocks, { sx: uw / w, sy: uh / h, heightPt: uh }) };
+    return { blocks, sideways: readSideways(blocks), text: toPageText(blocks, { sx: uw / w, sy: uh / h, heightPt: uh }) };
   };
+  const value = (r: { text: OcrPageText; sideways: boolean }) => (r.sideways ? 0 : readingScore(r.text));
 
   let osd: OsdResult | undefined;
   let turn: 0 | 90 | 180 | 270 = 0;
   if (options.orientation) {
-    osd = await session.detectOrientation(png);
+    osd = await session.detectOrientation(png, page.dpi);
     if (osd && osd.turn !== 0 && osd.confidence >= OSD_SURE) turn = osd.turn;
   }
   let best = await readAt(turn);
-  if (options.orientation && !readsWell(best.text)) {
+  if (options.orientation && (best.sideways || !readsWell(best.text))) {
     // OSD was unsure (or wrong): the engine's own confidence decides, OSD's guess first.
     const tried = new Set<number>([turn]);
-    const order = [osd?.turn ?? 0, 0, 180, 90, 270].filter((t) => !tried.has(t) && (tried.add(t), true)) as (0 | 90 | 180 | 270)[];
+    const quarter = (d: number) => ((turn + d) % 360) as 0 | 90 | 180 | 270;
+    // Read sideways: the page is a quarter turn off, one way or the other.
+    const order = (best.sideways ? [osd?.turn ?? quarter(90), quarter(90), quarter(270)] : [osd?.turn ?? 0, 0, 180, 90, 270]).filter((t) => !tried.has(t) && (tried.add(t), true)) as (0 | 90 | 180 | 270)[];
     let bestTurn = turn;
     for (const t of order) {
       const r = await readAt(t);
       // Upright needs no margin; turning away from it does.
       const margin = t === 0 ? 1 / TURN_MARGIN : bestTurn === 0 ? TURN_MARGIN : 1;
-      if (readingScore(r.text) > readingScore(best.text) * margin) {
+      if (value(r) > value(best) * margin) {
         best = r;
         bestTurn = t;
       }
-      if (readsWell(best.text)) break;
+      if (!best.sideways && readsWell(best.text)) break;
     }
     turn = bestTurn;
   }
@@ -112,7 +129,7 @@ export async function readPage(session: OcrSession, page: PageToRead, options: P
     if (xh !== undefined && xh > 0 && xh < MIN_XHEIGHT) {
       const factor = Math.min(3, TARGET_XHEIGHT / xh);
       const r = await readAt(turn, factor);
-      if (readingScore(r.text) > readingScore(best.text)) {
+      if (value(r) > value(best)) {
         best = r;
         scale = factor;
       }

@@ -1,0 +1,192 @@
+// npm run bench:ocr-quality: how much of real shop receipts OCR recovers, through the pipeline Folio runs
+// (runPipeline: the JPEG becomes an image page, is rendered at 300 dpi and read by the OCR pool), for each
+// engine and each preprocessing step switched on or off alone, beside the tesseract program with its
+// default settings (`tesseract img.jpg -`). Receipts: ../shared/datasets/sroie-dev (never committed).
+//
+// Measures, per receipt, averaged:
+// - word recall: the ground-truth words (box/NNN.csv transcripts, split on spaces) found in the OCR words,
+//   as multisets, compared case-insensitively;
+// - CER: edit distance between the ground-truth lines and the OCR text (each joined by single spaces,
+//   case-insensitive) over the ground truth's length, capped at 1 (reading order differences count);
+// - key values present: company, date and total of key/NNN.json found in the OCR text, both lower-cased
+//   with every run of whitespace made one space (so a value split over two lines still counts);
+// - the same for copies of the first BENCH_ROTATED receipts turned 90, 180 and 270 degrees.
+// BENCH_RECEIPTS=N takes the first N receipts (default 60: all 200 for every configuration would take
+// far longer than 15 minutes on 2 cores), BENCH_CONFIGS=default,native,... picks configurations.
+// Receipts whose number is divisible by 5 are held back for evaluation: never read, even if present.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { runPipeline } from '../../main/pipeline/documentPipeline.ts';
+import { DEFAULT_LIMITS } from '../../main/pipeline/limits.ts';
+import { OcrPool } from '../../main/pipeline/ocr/ocrPool.ts';
+import { wasmEngine } from '../../main/pipeline/ocr/wasmEngine.ts';
+import { findNativeTesseract, nativeEngine } from '../../main/pipeline/ocr/nativeEngine.ts';
+import type { OcrEngine } from '../../main/pipeline/ocr/engine.ts';
+import { DEFAULT_PREPROCESS, type PreprocessOptions } from '../../main/pipeline/ocr/preprocess.ts';
+
+const run = promisify(execFile);
+const DATASET = path.resolve(import.meta.dirname, '../../../shared/datasets/sroie-dev');
+const COUNT = Number(process.env.BENCH_RECEIPTS ?? 60);
+const ROTATED = Number(process.env.BENCH_ROTATED ?? 20);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+const KEYS = ['company', 'date', 'total'] as const;
+
+interface Receipt {
+  id: string;
+  jpeg: Buffer;
+  lines: string[];
+  key: Record<(typeof KEYS)[number], string>;
+}
+
+/** Usable development receipts, the held-back ones (number divisible by 5) filtered out by name first. */
+function listReceipts(): string[] {
+  const ids = fs.readdirSync(path.join(DATASET, 'img'))
+    .map((f) => /^(\d+)\.jpg$/.exec(f)?.[1])
+    .filter((id): id is string => id !== undefined && Number(id) % 5 !== 0)
+    .filter((id) => fs.existsSync(path.join(DATASET, 'box', `${id}.csv`)) && fs.existsSync(path.join(DATASET, 'key', `${id}.json`)))
+    .sort();
+  return ids.slice(0, COUNT);
+}
+
+function loadReceipt(id: string): Receipt {
+  if (Number(id) % 5 === 0) throw new Error('held-back receipt');
+  const lines = fs.readFileSync(path.join(DATASET, 'box', `${id}.csv`), 'utf8').split(/\r?\n/).filter(Boolean).map((row) => row.split(',').slice(8).join(',').trim()).filter(Boolean);
+  return { id, jpeg: fs.readFileSync(path.join(DATASET, 'img', `${id}.jpg`)), lines, key: JSON.parse(fs.readFileSync(path.join(DATASET, 'key', `${id}.json`), 'utf8')) };
+}
+
+const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+
+function levenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+interface Score {
+  recall: number;
+  cer: number;
+  keys: Record<(typeof KEYS)[number], number>;
+}
+
+function score(r: Receipt, text: string): Score {
+  const truth = r.lines.flatMap((l) => norm(l).split(' ')).filter(Boolean);
+  const found = new Map<string, number>();
+  for (const w of norm(text).split(' ').filter(Boolean)) found.set(w, (found.get(w) ?? 0) + 1);
+  let hit = 0;
+  for (const w of truth) {
+    const n = found.get(w) ?? 0;
+    if (n > 0) {
+      hit++;
+      found.set(w, n - 1);
+    }
+  }
+  const gt = norm(r.lines.join(' '));
+  const ocr = norm(text);
+  const t = ocr;
+  return {
+    recall: truth.length ? hit / truth.length : 1,
+    cer: Math.min(1, levenshtein(gt, ocr) / Math.max(1, gt.length)),
+    keys: Object.fromEntries(KEYS.map((k) => [k, t.includes(norm(r.key[k] ?? '')) ? 1 : 0])) as Score['keys'],
+  };
+}
+
+function summary(scores: Score[]): string {
+  const mean = (f: (s: Score) => number) => (scores.reduce((a, s) => a + f(s), 0) / Math.max(1, scores.length)).toFixed(3);
+  return `recall ${mean((s) => s.recall)}  CER ${mean((s) => s.cer)}  company ${mean((s) => s.keys.company)}  date ${mean((s) => s.keys.date)}  total ${mean((s) => s.keys.total)}`;
+}
+
+/** Every receipt through runPipeline with one pool, two at a time so both workers stay busy. */
+async function throughPipeline(receipts: Receipt[], engine: OcrEngine, preprocess: Partial<PreprocessOptions>, dataDir: string): Promise<{ texts: string[]; seconds: number }> {
+  const pool = new OcrPool({ dataDir, size: WORKERS, engine, preprocess });
+  const started = performance.now();
+  const texts: string[] = new Array(receipts.length);
+  let next = 0;
+  try {
+    await Promise.all(Array.from({ length: WORKERS }, async () => {
+      while (next < receipts.length) {
+        const i = next++;
+        const result = await runPipeline({ bytes: receipts[i].jpeg, langs: ['eng'], ocr: pool, limits: DEFAULT_LIMITS, storeImage: async () => 'bench' });
+        texts[i] = result.layout.text;
+      }
+    }));
+  } finally {
+    await pool.close();
+  }
+  return { texts, seconds: (performance.now() - started) / 1000 };
+}
+
+async function nativeProgram(receipts: Receipt[], dir: string): Promise<{ texts: string[]; seconds: number }> {
+  const started = performance.now();
+  const texts: string[] = new Array(receipts.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: WORKERS }, async () => {
+    while (next < receipts.length) {
+      const i = next++;
+      const file = path.join(dir, `${receipts[i].id}.jpg`);
+      fs.writeFileSync(file, receipts[i].jpeg);
+      const { stdout } = await run('tesseract', [file, '-'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, maxBuffer: 64 << 20 });
+      texts[i] = stdout;
+      fs.rmSync(file);
+    }
+  }));
+  return { texts, seconds: (performance.now() - started) / 1000 };
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(path.join(DATASET, 'img'))) {
+    console.log(`No receipts at ${DATASET}: nothing to measure.`);
+    return;
+  }
+  const receipts = listReceipts().map(loadReceipt);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-ocr-quality-'));
+  const program = findNativeTesseract();
+  const wanted = new Set((process.env.BENCH_CONFIGS ?? 'program,default,wasm,ablation,rotated').split(','));
+  console.log(`${receipts.length} receipts, ${WORKERS} workers, langs eng; default preprocessing ${JSON.stringify(DEFAULT_PREPROCESS)}`);
+  const defaultEngine = program ? nativeEngine(program) : wasmEngine();
+  const line = (name: string, r: { texts: string[]; seconds: number }, list = receipts) =>
+    console.log(`${name.padEnd(34)} ${summary(list.map((rc, i) => score(rc, r.texts[i])))}  ${(r.seconds / list.length).toFixed(2)} s/receipt`);
+  try {
+    if (program && wanted.has('program')) line(`tesseract program (${program.version})`, await nativeProgram(receipts, dataDir));
+    if (wanted.has('default')) line(`Folio default (${defaultEngine.name})`, await throughPipeline(receipts, defaultEngine, {}, dataDir));
+    if (program && wanted.has('wasm')) line('Folio default (wasm)', await throughPipeline(receipts, wasmEngine(), {}, dataDir));
+    if (wanted.has('ablation')) {
+      // Each step switched against the default alone.
+      const steps: [string, Partial<PreprocessOptions>][] = [
+        ['normalize', { normalize: !DEFAULT_PREPROCESS.normalize }],
+        ['normalize+binarize', { normalize: true, binarize: true }],
+        ['upscale', { upscale: !DEFAULT_PREPROCESS.upscale }],
+        ['psm 4', { psm: 4 }],
+        ['psm 6', { psm: 6 }],
+        ['psm 11', { psm: 11 }],
+        ['second pass', { secondPass: !DEFAULT_PREPROCESS.secondPass }],
+      ];
+      for (const [name, p] of steps) line(`  ${name} ${JSON.stringify(p)}`, await throughPipeline(receipts, defaultEngine, p, dataDir));
+    }
+    if (wanted.has('rotated')) {
+      const some = receipts.slice(0, ROTATED);
+      line(`rotated set upright (${some.length})`, await throughPipeline(some, defaultEngine, {}, dataDir), some);
+      for (const turn of [90, 180, 270]) {
+        // The stated resolution is kept: it sets the page size, so the turned copy renders at the same scale.
+        const turned = await Promise.all(some.map(async (r) => {
+          const { density } = await sharp(r.jpeg).metadata();
+          return { ...r, jpeg: await sharp(r.jpeg).rotate(turn).withMetadata(density ? { density } : {}).jpeg({ quality: 95 }).toBuffer() };
+        }));
+        line(`rotated set turned ${turn}`, await throughPipeline(turned, defaultEngine, {}, dataDir), some);
+      }
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
+// The PDF render workers are kept for reuse; nothing else is pending.
+process.exit(0);

@@ -91,7 +91,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       await sweepUnreferencedBlobs(blobs, repos);
     }
     const secret = loadSecret(config.dataDir);
-    const services = makeServices({ repos, uow, blobs, secret, dataDir: config.dataDir, trainers: TRAINERS });
+    const services = makeServices({ repos, uow, blobs, secret, dataDir: config.dataDir, trainers: TRAINERS, loginLimits: config.loginLimits });
     const mailer = new Mailer(repos.events, loadSmtpSettings(process.env));
     const limits = pipelineLimits();
     let publicUrl = `http://${config.host}:${config.port}`;

@@ -37,3 +37,10 @@ export class HttpError extends Error {
     super(detail);
   }
 }
+
+/** 429 `{"detail": "..."}` with Retry-After: too many failed logins for an account or from an address. */
+export class TooManyRequestsError extends HttpError {
+  constructor(public readonly retryAfterSeconds: number, detail: string) {
+    super(429, detail);
+  }
+}

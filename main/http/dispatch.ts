@@ -20,11 +20,13 @@ export interface Credentials {
   authorization?: string;
   queryToken?: string;
   method: string;
+  /** The client's IP address, which failed Basic logins are counted against. */
+  address?: string;
 }
 
 /** The caller of `spec`, or a 401 when the route needs one and the request names none. */
 export async function authenticateCaller(core: Core, spec: Pick<RouteSpec, 'auth'>, c: Credentials): Promise<UserRow | undefined> {
-  const user = await core.services.auth.authenticate(c.authorization, c.queryToken, c.method.toUpperCase());
+  const user = await core.services.auth.authenticate(c.authorization, c.queryToken, c.method.toUpperCase(), c.address);
   if (!user && spec.auth !== 'public') throw new AuthenticationError();
   return user;
 }
@@ -41,6 +43,8 @@ export interface RouteCall {
   url: string;
   /** Present over HTTP only; the routes that write files themselves need it. */
   http?: { req: Request; res: Response };
+  /** The client's IP address (HTTP only). */
+  clientAddress?: string;
 }
 
 /** The answer of a route: JSON-ready `body` (undefined for 204), or RESPONDED when the handler wrote it. */
@@ -70,6 +74,7 @@ function routeContext(core: Core, spec: RouteSpec, call: RouteCall): Ctx<unknown
     list: () => parseListParams(call.query),
     page: (page, params, map) => ({ count: page.count, ...pageLinks(call.url, params, page.count), results: page.items.map(map) }),
     url: (p) => `${origin}${p}`,
+    clientAddress: call.clientAddress,
   } as Omit<Ctx<unknown>, 'req' | 'res'> as Ctx<unknown>;
   if (call.http) Object.assign(ctx, call.http);
   else Object.defineProperties(ctx, { req: { get: httpOnly('req') }, res: { get: httpOnly('res') } });

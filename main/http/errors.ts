@@ -1,7 +1,7 @@
 // Maps every error to its status and body (compat.md): the API answers 4xx with a reason, never a
 // bare 500 for a client's mistake.
 import type { ErrorRequestHandler } from 'express';
-import { AuthenticationError, HttpError, NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
+import { AuthenticationError, HttpError, NotFoundError, PermissionError, TooManyRequestsError, ValidationError } from '../domain/errors.ts';
 import { FileRejectedError } from '../pipeline/errors.ts';
 
 interface BodyParserError extends Error {
@@ -19,6 +19,7 @@ export function errorResponse(err: unknown): { status: number; body: Record<stri
     return { status: 401, body: { detail: err.message }, headers: { 'WWW-Authenticate': 'Token realm="folio"' } };
   }
   if (err instanceof PermissionError) return { status: 403, body: { detail: err.message } };
+  if (err instanceof TooManyRequestsError) return { status: 429, body: { detail: err.message }, headers: { 'Retry-After': String(err.retryAfterSeconds) } };
   if (err instanceof HttpError) return { status: err.status, body: { detail: err.message, ...err.extra } };
   if (err instanceof FileRejectedError) return { status: err.status, body: err.body };
 

@@ -264,13 +264,18 @@ function responses(spec: RouteSpec, components: Components, pathParams: PathPara
   if (spec.body || hasQuery) out['400'] = { $ref: '#/components/responses/ValidationError' };
   if (spec.auth !== 'public') out['401'] = { $ref: '#/components/responses/Unauthorized' };
   if (pathParams.length) out['404'] = { $ref: '#/components/responses/NotFound' };
+  if (spec.throttled) out['429'] = { $ref: '#/components/responses/TooManyLogins' };
   return out;
 }
 
 // --- the document -------------------------------------------------------------------------------
 
 const SECURITY_SCHEMES = {
-  Basic: { type: 'http', scheme: 'basic', description: 'The account email and password. Discouraged for scripts.' },
+  Basic: {
+    type: 'http',
+    scheme: 'basic',
+    description: 'The account email and password. Discouraged for scripts. Failed Basic logins count toward the login limits: past them, 429 with Retry-After.',
+  },
   Token: {
     type: 'apiKey',
     in: 'header',
@@ -307,6 +312,11 @@ const ERROR_RESPONSES = {
   },
   NotFound: {
     description: 'No such record, or one of a project the caller is not a member of',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Detail' } } },
+  },
+  TooManyLogins: {
+    description: 'Too many failed logins for this account or from this address: no password is checked until Retry-After has passed',
+    headers: { 'Retry-After': { description: 'Seconds until a login will be checked again', schema: { type: 'integer', minimum: 1 } } },
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Detail' } } },
   },
 };

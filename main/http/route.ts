@@ -40,6 +40,8 @@ export interface Ctx<B> {
   page<T>(page: Page<T>, params: ListParams, map: (item: T) => unknown): PageEnvelope;
   /** Absolute URL of a path on this server. */
   url(path: string): string;
+  /** The client's IP address over HTTP (login throttling); undefined over the desktop window's IPC. */
+  clientAddress: string | undefined;
 }
 
 export interface PageEnvelope {
@@ -80,6 +82,8 @@ export interface RouteSpec<S extends z.ZodType | undefined = z.ZodType | undefin
   cache?: boolean;
   /** Success status; defaults to 201 for POST, 204 for DELETE, else 200. */
   status?: number;
+  /** A password login: past the failed-login limits it answers 429 (documented in the OpenAPI document). */
+  throttled?: boolean;
   handler(ctx: Ctx<S extends z.ZodType ? z.infer<S> : undefined>): Promise<unknown> | unknown;
 }
 

@@ -34,7 +34,7 @@ const asyncHandler =
 export function authenticate(core: Core, spec: RouteSpec): RequestHandler {
   return asyncHandler(async (req, _res, next) => {
     const q = req.query.token;
-    req.user = await authenticateCaller(core, spec, { authorization: req.get('authorization'), queryToken: typeof q === 'string' ? q : undefined, method: req.method });
+    req.user = await authenticateCaller(core, spec, { authorization: req.get('authorization'), queryToken: typeof q === 'string' ? q : undefined, method: req.method, address: req.ip });
     next();
   });
 }
@@ -117,6 +117,7 @@ function mount(core: Core, spec: RouteSpec, cache: ResponseCache): RequestHandle
       file: req.file,
       url: `${origin}${req.originalUrl}`,
       http: { req, res },
+      clientAddress: req.ip,
     });
     if (outcome === RESPONDED || res.headersSent) return;
     if (outcome.status === 204) {

@@ -4,28 +4,70 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Repos } from '../store/repositories/index.ts';
 import type { UserRow } from '../store/schema.ts';
-import { verifyPassword } from './passwords.ts';
-import { AuthenticationError } from '../domain/errors.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { AuthenticationError, TooManyRequestsError } from '../domain/errors.ts';
+import { DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginLimits } from './loginThrottle.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Verified Basic credentials are remembered briefly so that scripts using Basic auth don't pay scrypt per request. */
 const BASIC_CACHE_MS = 60_000;
 
+/**
+ * What an unknown email's password is checked against: a hash made like every account's, so that a
+ * login for an account that does not exist takes as long as a wrong password for one that does.
+ * Made once per process, on first need.
+ */
+let dummyHash: Promise<string> | undefined;
+export const dummyPasswordHash = (): Promise<string> => (dummyHash ??= hashPassword(randomBytes(18).toString('base64')));
+
+export interface AuthOptions {
+  limits?: LoginLimits;
+  /** The password check (tests count its calls). */
+  verify?: (password: string, stored: string) => Promise<boolean>;
+}
+
 export class AuthService {
   private basicCache = new Map<string, { userId: number; passwordHash: string; until: number }>();
+  private readonly throttle: LoginThrottle;
+  private readonly verify: (password: string, stored: string) => Promise<boolean>;
 
-  constructor(private readonly repos: Repos, private readonly secret: Buffer) {}
+  constructor(private readonly repos: Repos, private readonly secret: Buffer, opts: AuthOptions = {}) {
+    this.throttle = new LoginThrottle(opts.limits ?? DEFAULT_LOGIN_LIMITS);
+    this.verify = opts.verify ?? verifyPassword;
+  }
 
   private tokenFor(userId: number, nonce: string): string {
     return createHmac('sha256', this.secret).update(`${userId}:${nonce}`).digest('hex').slice(0, 40);
   }
 
-  /** Checks email and password; undefined when either is wrong. */
+  /** Checks email and password; undefined when either is wrong, after the same work either way. */
   async checkCredentials(email: string, password: string): Promise<UserRow | undefined> {
     const user = await this.repos.users.findByEmail(email);
-    if (!user) return undefined;
-    return (await verifyPassword(password, user.password_hash)) ? user : undefined;
+    if (!user) {
+      await this.verify(password, await dummyPasswordHash());
+      return undefined;
+    }
+    return (await this.verify(password, user.password_hash)) ? user : undefined;
+  }
+
+  /**
+   * A login by password (POST /auth/, Basic): refused with 429 while the account or the address is over
+   * its limit of failures, without checking the password; otherwise checked and counted.
+   * `address`: the client's IP address (undefined over the desktop window's IPC).
+   */
+  async login(email: string, password: string, address: string | undefined): Promise<UserRow | undefined> {
+    const wait = this.throttle.retryAfterSeconds(email, address);
+    if (wait > 0) {
+      throw new TooManyRequestsError(
+        wait,
+        `Too many failed logins for this account or from this address. Try again in ${wait < 90 ? `${wait} seconds` : `${Math.ceil(wait / 60)} minutes`}, or use an API token.`,
+      );
+    }
+    const user = await this.checkCredentials(email, password);
+    if (user) this.throttle.recordSuccess(email);
+    else this.throttle.recordFailure(email, address);
+    return user;
   }
 
   /** The user's token, made on first call and the same on every later call until deleted. */
@@ -48,7 +90,7 @@ export class AuthService {
     return user;
   }
 
-  async userForBasic(encoded: string): Promise<UserRow> {
+  async userForBasic(encoded: string, address?: string): Promise<UserRow> {
     let decoded: string;
     try {
       decoded = Buffer.from(encoded.trim(), 'base64').toString('utf8');
@@ -61,12 +103,14 @@ export class AuthService {
     const password = decoded.slice(colon + 1);
     const key = sha256(decoded);
     const cached = this.basicCache.get(key);
-    if (cached && cached.until > Date.now()) {
+    // The throttle comes first, also for remembered credentials: a 200 during a lock-out would tell a
+    // guesser that this guess is right.
+    if (cached && cached.until > Date.now() && this.throttle.retryAfterSeconds(email, address) === 0) {
       const user = await this.repos.users.findById(cached.userId);
       // A changed password or a removed user invalidates the remembered check.
       if (user && user.password_hash === cached.passwordHash) return user;
     }
-    const user = await this.checkCredentials(email, password);
+    const user = await this.login(email, password, address);
     if (!user) throw new AuthenticationError('Invalid username/password.');
     if (this.basicCache.size > 1000) this.basicCache.clear();
     this.basicCache.set(key, { userId: user.id, passwordHash: user.password_hash, until: Date.now() + BASIC_CACHE_MS });
@@ -77,13 +121,13 @@ export class AuthService {
    * Resolves the caller from an Authorization header (Basic, Token or Bearer) or, on GET requests,
    * the `token` query parameter. Undefined when no credentials were sent at all.
    */
-  async authenticate(header: string | undefined, queryToken: string | undefined, method: string): Promise<UserRow | undefined> {
+  async authenticate(header: string | undefined, queryToken: string | undefined, method: string, address?: string): Promise<UserRow | undefined> {
     if (header) {
       const [scheme, ...rest] = header.trim().split(/\s+/);
       const value = rest.join(' ');
       const s = scheme.toLowerCase();
       if (!value) throw new AuthenticationError('Invalid authorization header. No credentials provided.');
-      if (s === 'basic') return this.userForBasic(value);
+      if (s === 'basic') return this.userForBasic(value, address);
       if (s === 'token' || s === 'bearer') return this.userForToken(value);
       throw new AuthenticationError(`Unsupported authorization scheme "${scheme}". Use Basic or Token.`);
     }

@@ -17,6 +17,7 @@ import { PostprocessService } from './postprocessService.ts';
 import { ReadAgainService } from './readAgainService.ts';
 import type { AiKind } from '../store/schema.ts';
 import type { Trainer } from '../ai/trainers/types.ts';
+import type { LoginLimits } from './loginThrottle.ts';
 
 export interface ServiceDeps {
   repos: Repos;
@@ -26,6 +27,8 @@ export interface ServiceDeps {
   dataDir: string;
   /** The trainers of the AI kinds (main/ai/trainers). */
   trainers: Partial<Record<AiKind, Trainer>>;
+  /** Failed-login limits (Config.loginLimits); the defaults of loginThrottle.ts without. */
+  loginLimits?: LoginLimits;
 }
 
 export function makeServices(deps: ServiceDeps) {
@@ -34,7 +37,7 @@ export function makeServices(deps: ServiceDeps) {
   const annotations = new AnnotationService(repos, uow);
   const documents = new DocumentService(repos, uow, deps.blobs, projects, annotations);
   return {
-    auth: new AuthService(repos, secret),
+    auth: new AuthService(repos, secret, { limits: deps.loginLimits }),
     users: new UserService(repos),
     projects,
     documents,

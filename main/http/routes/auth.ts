@@ -27,9 +27,10 @@ const login = (path: string) =>
     body: LoginRequest,
     response: TokenResponse,
     status: 200,
-    async handler({ core, body }) {
+    throttled: true,
+    async handler({ core, body, clientAddress }) {
       const email = (body.username ?? body.email)!;
-      const user = await core.services.auth.checkCredentials(email, body.password);
+      const user = await core.services.auth.login(email, body.password, clientAddress);
       if (!user) throw ValidationError.of('non_field_errors', 'Unable to log in with provided credentials.');
       return { token: await core.services.auth.issueToken(user) };
     },

@@ -88,7 +88,7 @@ const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagge
 async function caller(core: Core, req: Request): Promise<UserRow | undefined> {
   const token = typeof req.query.token === 'string' ? req.query.token : undefined;
   try {
-    return await core.services.auth.authenticate(req.get('authorization'), token, req.method);
+    return await core.services.auth.authenticate(req.get('authorization'), token, req.method, req.ip);
   } catch (err) {
     if (err instanceof AuthenticationError) return undefined;
     throw err;

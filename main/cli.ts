@@ -21,9 +21,10 @@ Commands:
   user list
   user remove <email>
   user password <email> --password P
-  member add <project-id> <email>
+  member add <project-id> <email> [--owner]
+  member role <project-id> <email> owner|member
   member remove <project-id> <email>
-  member list <project-id>
+  member list <project-id>    user id, email, role (owner or member)
 
 Options:
   --data-dir DIR   data folder (env FOLIO_DATA_DIR; default: the OS's per-user data folder)
@@ -131,6 +132,7 @@ export async function main(argv: string[]): Promise<number> {
         password: { type: 'string' },
         name: { type: 'string' },
         admin: { type: 'boolean' },
+        owner: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -176,8 +178,15 @@ export async function main(argv: string[]): Promise<number> {
           const projectId = Number(need(rest[0] !== undefined || sub === 'list' ? rest[0] : undefined, 'project id'));
           if (!Number.isInteger(projectId)) throw new ConfigError(`The project id must be a number, got "${rest[0]}".`);
           if (sub === 'add') {
-            await projects.adminAddMember(projectId, need(rest[1], 'email'));
-            console.log(`Added ${rest[1]} to project ${projectId}`);
+            // Without --owner no role is named: adding an existing member (of either role) changes nothing.
+            const m = await projects.adminAddMember(projectId, need(rest[1], 'email'), values.owner ? 'owner' : undefined);
+            console.log(`Added ${m.email} to project ${projectId} as ${m.role}`);
+          } else if (sub === 'role') {
+            const email = need(rest[1], 'email');
+            const role = need(rest[2], 'role (owner or member)');
+            if (role !== 'owner' && role !== 'member') throw new ConfigError(`The role is "owner" or "member", got "${role}".`);
+            const m = await projects.adminSetRole(projectId, email, role);
+            console.log(`${m.email} is now ${m.role === 'owner' ? 'an owner' : 'a member'} of project ${projectId}`);
           } else if (sub === 'remove') {
             await projects.adminRemoveMember(projectId, need(rest[1], 'email'));
             console.log(`Removed ${rest[1]} from project ${projectId}`);

@@ -112,11 +112,27 @@ describe('folio member', () => {
     expect(removed.stdout).toContain(`Removed helper@test.local from project ${pid}`);
     expect((await folio('member', 'list', pid)).stdout).not.toContain('helper@test.local');
 
+    // Roles: --owner adds an owner; `member role` changes one; the last owner stays.
+    const asOwner = await folio('member', 'add', pid, 'helper@test.local', '--owner');
+    expect(asOwner.stdout).toContain(`Added helper@test.local to project ${pid} as owner`);
+    const demoted = await folio('member', 'role', pid, 'owner@test.local', 'member');
+    expect(demoted.code).toBe(0);
+    expect(demoted.stdout).toContain(`owner@test.local is now a member of project ${pid}`);
+    expect((await folio('member', 'list', pid)).stdout.trim().split('\n').map((l) => l.split('\t').slice(1))).toEqual([
+      ['owner@test.local', 'member'],
+      ['helper@test.local', 'owner'],
+    ]);
+
     const checks: Promise<[string, number | null, string, string]>[] = [];
     for (const [args, message] of [
       [['member', 'add', '999', 'helper@test.local'], 'No project with id 999.'],
       [['member', 'add', pid, 'nobody@test.local'], 'No user with the email nobody@test.local.'],
-      [['member', 'remove', pid, 'helper@test.local'], `helper@test.local is not a member of project ${pid}.`],
+      [['member', 'remove', pid, 'nobody@test.local'], `nobody@test.local is not a member of project ${pid}.`],
+      [['member', 'remove', pid, 'helper@test.local'], 'A project keeps at least one owner'],
+      [['member', 'role', pid, 'helper@test.local', 'member'], 'A project keeps at least one owner'],
+      [['member', 'role', pid, 'helper@test.local', 'boss'], 'The role is "owner" or "member", got "boss".'],
+      [['member', 'role', pid, 'helper@test.local'], 'Missing role (owner or member).'],
+      [['member', 'add', pid, 'owner@test.local', '--owner'], `owner@test.local is already a member of project ${pid} as member`],
       [['member', 'list', 'abc'], 'The project id must be a number, got "abc".'],
       [['member', 'list'], 'Missing project id.'],
       [['member', 'add', pid], 'Missing email.'],
@@ -128,7 +144,8 @@ describe('folio member', () => {
       expect(code, what).toBe(1);
       expect(stderr, what).toContain(message);
     }
-  });
+    // A dozen whole process starts, several one after another: more than the default 30 s on a busy machine.
+  }, 120_000);
 });
 
 describe('usage', () => {

@@ -1,9 +1,11 @@
-// Projects and membership. A project exists for a user only if they are a member (else 404).
+// Projects and membership. A project exists for a user only if they are a member or an administrator
+// (else 404). Roles: members upload, review, train and set up the taxonomy; owners and administrators
+// also change the project's settings and members and delete it. A project keeps at least one owner.
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { ProjectRow, UserRow } from '../store/schema.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
-import type { MemberRow } from '../store/repositories/projectRepository.ts';
-import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import type { MemberChange, MemberRow, ProjectRole } from '../store/repositories/projectRepository.ts';
+import { NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
 import { describeLanguages, resolveLanguages, type OcrLanguageStatus } from '../pipeline/languages.ts';
 
 /** What a project's create, PUT and PATCH may set besides its name. */
@@ -31,15 +33,46 @@ export class ProjectService {
     return describeLanguages(this.dataDir);
   }
 
+  /**
+   * Every project for an administrator, the caller's own otherwise. An administrator manages every
+   * project (its settings, members, deletion) without being a member; reading its documents, taxonomy
+   * and AIs still needs membership, which an administrator can give themselves (POST members).
+   */
   list(user: UserRow, params: ListParams): Promise<Page<ProjectRow>> {
-    return this.repos.projects.list(user.id, params);
+    return this.repos.projects.list(user.is_admin ? undefined : user.id, params);
   }
 
-  /** The project, when `user` is a member of it; otherwise 404 (its existence is not revealed). */
+  /**
+   * The project, when `user` is a member of it; otherwise 404 (its existence is not revealed). This is
+   * the check for a project's contents (documents, taxonomy, AIs, export), which other services use.
+   */
   async get(user: UserRow, id: number): Promise<ProjectRow> {
     const p = await this.repos.projects.findVisible(user.id, id);
     if (!p) throw new NotFoundError('Project not found.');
     return p;
+  }
+
+  /**
+   * The project and the caller's role in it, for the project itself and its member list: members and
+   * administrators see it; anyone else gets the same 404 as for a project that does not exist.
+   */
+  async access(user: UserRow, id: number): Promise<{ project: ProjectRow; role: ProjectRole | undefined }> {
+    const project = await this.repos.projects.findById(id);
+    const role = project ? await this.repos.projects.roleOf(id, user.id) : undefined;
+    if (!project || (!role && !user.is_admin)) throw new NotFoundError('Project not found.');
+    return { project, role };
+  }
+
+  /**
+   * For what only an owner or an administrator may do. A stranger still gets the 404 of `access`; a
+   * member learns who may do it instead.
+   */
+  private async manage(user: UserRow, id: number, action: string): Promise<ProjectRow> {
+    const { project, role } = await this.access(user, id);
+    if (role !== 'owner' && !user.is_admin) {
+      throw new PermissionError(`Only an owner of this project or an administrator can ${action}; you are a member.`);
+    }
+    return project;
   }
 
   /**
@@ -61,35 +94,77 @@ export class ProjectService {
   }
 
   async update(user: UserRow, id: number, input: ProjectInput): Promise<ProjectRow> {
-    await this.get(user, id);
+    await this.manage(user, id, "change the project's settings");
     return this.repos.projects.update(id, { name: input.name, ocrLanguages: this.ocrCodes(input.ocr_languages), splittingEnabled: input.splitting_enabled });
   }
 
   async remove(user: UserRow, id: number): Promise<void> {
-    await this.get(user, id);
+    await this.manage(user, id, 'delete the project');
     await this.repos.projects.remove(id);
   }
 
   async members(user: UserRow, id: number): Promise<MemberRow[]> {
-    await this.get(user, id);
+    await this.access(user, id);
     return this.repos.projects.members(id);
   }
 
-  async addMember(user: UserRow, id: number, email: string): Promise<MemberRow[]> {
-    await this.get(user, id);
+  /**
+   * Adds an existing user with `role` (default member). Adding someone who is already a member with
+   * the same role, or with no role named, changes nothing; naming another role is refused, so that a
+   * repeated request never changes a role by surprise (PATCH does that).
+   */
+  async addMember(user: UserRow, id: number, email: string, role?: ProjectRole): Promise<MemberRow> {
+    await this.manage(user, id, 'add members');
     const member = await this.repos.users.findByEmail(email);
     if (!member) throw ValidationError.of('email', `No user with the email ${email}.`);
-    await this.repos.projects.addMember(id, member);
-    return this.repos.projects.members(id);
+    return this.addExisting(id, member, role, (current) =>
+      ValidationError.of('role', `${member.email} is already a member of this project as ${current}; change the role with PATCH /api/v3/projects/${id}/members/${member.id}/.`),
+    );
+  }
+
+  private async addExisting(projectId: number, user: UserRow, role: ProjectRole | undefined, roleConflict: (current: ProjectRole) => Error): Promise<MemberRow> {
+    const current = await this.repos.projects.roleOf(projectId, user.id);
+    if (current && role && current !== role) throw roleConflict(current);
+    if (!current) await this.repos.projects.addMember(projectId, user, role ?? 'member');
+    return this.memberOf(projectId, user.id);
+  }
+
+  private async memberOf(projectId: number, userId: number): Promise<MemberRow> {
+    const m = (await this.repos.projects.members(projectId)).find((x) => x.user_id === userId);
+    // Gone between the write and this read: another request removed them meanwhile.
+    if (!m) throw new NotFoundError('That user is not a member of this project.');
+    return m;
+  }
+
+  async setRole(user: UserRow, id: number, memberId: number, role: ProjectRole): Promise<MemberRow> {
+    await this.manage(user, id, "change members' roles");
+    this.changed(await this.repos.projects.setRole(id, memberId, role), 'That user is not a member of this project.', 'role');
+    return this.memberOf(id, memberId);
+  }
+
+  /** Owners and administrators remove anyone; a member may remove only themselves (leave the project). */
+  async removeMember(user: UserRow, id: number, memberId: number): Promise<void> {
+    if (memberId === user.id) await this.access(user, id);
+    else await this.manage(user, id, 'remove members');
+    this.changed(await this.repos.projects.removeMember(id, memberId), 'That user is not a member of this project.', 'user');
+  }
+
+  /** Turns a refused membership change into its error: 404 for no such member, 400 for the last owner. */
+  private changed(result: MemberChange, notMember: string, field: string): void {
+    if (result === 'not-member') throw new NotFoundError(notMember);
+    if (result === 'last-owner') {
+      throw ValidationError.of(field, 'A project keeps at least one owner: make another member an owner first, or delete the project.');
+    }
   }
 
   /** For the CLI, which acts as the machine's administrator rather than as a project member. */
-  async adminAddMember(projectId: number, email: string): Promise<MemberRow[]> {
+  async adminAddMember(projectId: number, email: string, role?: ProjectRole): Promise<MemberRow> {
     if (!(await this.repos.projects.findById(projectId))) throw new NotFoundError(`No project with id ${projectId}.`);
     const member = await this.repos.users.findByEmail(email);
     if (!member) throw new NotFoundError(`No user with the email ${email}.`);
-    await this.repos.projects.addMember(projectId, member);
-    return this.repos.projects.members(projectId);
+    return this.addExisting(projectId, member, role, (current) =>
+      ValidationError.of('role', `${member.email} is already a member of project ${projectId} as ${current}; change it with \`folio member role ${projectId} ${member.email} ${role}\`.`),
+    );
   }
 
   async adminMembers(projectId: number): Promise<MemberRow[]> {
@@ -97,18 +172,18 @@ export class ProjectService {
     return this.repos.projects.members(projectId);
   }
 
-  async adminRemoveMember(projectId: number, email: string): Promise<void> {
+  async adminSetRole(projectId: number, email: string, role: ProjectRole): Promise<MemberRow> {
     const member = await this.repos.users.findByEmail(email);
-    if (!member || !(await this.repos.projects.removeMember(projectId, member.id))) {
-      throw new NotFoundError(`${email} is not a member of project ${projectId}.`);
-    }
+    const notMember = `${email} is not a member of project ${projectId}.`;
+    if (!member) throw new NotFoundError(notMember);
+    this.changed(await this.repos.projects.setRole(projectId, member.id, role), notMember, 'role');
+    return this.memberOf(projectId, member.id);
   }
 
-  async removeMember(user: UserRow, id: number, memberId: number): Promise<void> {
-    await this.get(user, id);
-    const members = await this.repos.projects.members(id);
-    if (!members.some((m) => m.user_id === memberId)) throw new NotFoundError('That user is not a member of this project.');
-    if (members.length === 1) throw ValidationError.of('user', 'A project keeps at least one member; delete the project instead.');
-    await this.repos.projects.removeMember(id, memberId);
+  async adminRemoveMember(projectId: number, email: string): Promise<void> {
+    const member = await this.repos.users.findByEmail(email);
+    const notMember = `${email} is not a member of project ${projectId}.`;
+    if (!member) throw new NotFoundError(notMember);
+    this.changed(await this.repos.projects.removeMember(projectId, member.id), notMember, 'user');
   }
 }

@@ -28,12 +28,22 @@ export const UserCreate = z.object({
   is_admin: z.boolean().optional(),
 });
 
+const ROLE_MESSAGE = 'The role is "owner" or "member".';
+export const ProjectRole = z
+  .enum(['owner', 'member'], { error: (issue) => (issue.input === undefined ? 'This field is required.' : ROLE_MESSAGE) })
+  .describe('owner: also changes the settings and members and deletes the project; member: uploads, reviews, trains, sets up the taxonomy');
+
 export const Member = z.object({
   id: Id.describe('user id'),
   email: z.string(),
   name: z.string(),
-  role: z.enum(['owner', 'member']),
+  role: ProjectRole,
   created_at: Timestamp,
 });
 
-export const MemberAdd = z.object({ email: z.string().trim().min(1, 'This field may not be blank.') });
+export const MemberAdd = z.object({
+  email: z.string().trim().min(1, 'This field may not be blank.'),
+  role: ProjectRole.optional().describe('default member'),
+});
+
+export const MemberPatch = z.object({ role: ProjectRole });

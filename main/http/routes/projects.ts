@@ -2,7 +2,7 @@
 import { pageOfList } from '../../../shared/listParams.ts';
 import { route, type RouteSpec } from '../route.ts';
 import { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
-import { Member, MemberAdd } from '../../../shared/schemas/accounts.ts';
+import { Member, MemberAdd, MemberPatch } from '../../../shared/schemas/accounts.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import type { ProjectRow } from '../../store/schema.ts';
 import type { MemberRow } from '../../store/repositories/projectRepository.ts';
@@ -23,6 +23,10 @@ const memberOut = (m: MemberRow) => ({ id: m.user_id, email: m.email, name: m.na
 
 const base = '/api/v3/projects/';
 
+// Roles (README "Projects and roles"): the taxonomy stays open to members, who review and train with it.
+const SETTINGS = "The name, OCR languages and splitting are the project's settings.";
+const OWNERS_ONLY = 'Owners and administrators only: a member gets 403 saying who may, anyone else 404.';
+
 export const projectRoutes: RouteSpec[] = [
   route({
     method: 'get',
@@ -40,7 +44,7 @@ export const projectRoutes: RouteSpec[] = [
     method: 'get',
     path: base,
     tag: 'projects',
-    summary: 'List the projects the caller is a member of',
+    summary: 'List the projects the caller is a member of (every project for an administrator)',
     list: { filters: { id: 'project id', name: 'name contains (case-insensitive)' }, ordering: ['id', 'name', 'created_at', 'updated_at'] },
     response: envelope(Project),
     async handler(ctx) {
@@ -52,7 +56,7 @@ export const projectRoutes: RouteSpec[] = [
     method: 'post',
     path: base,
     tag: 'projects',
-    summary: 'Create a project (the caller becomes its first member)',
+    summary: 'Create a project (the caller becomes its owner)',
     body: ProjectCreate,
     response: Project,
     handler: async ({ core, user, body }) => projectOut(await core.services.projects.create(user, body)),
@@ -62,14 +66,16 @@ export const projectRoutes: RouteSpec[] = [
     path: `${base}:id/`,
     tag: 'projects',
     summary: 'Project detail',
+    description: 'Members and administrators see a project; anyone else gets 404.',
     response: Project,
-    handler: async (ctx) => projectOut(await ctx.core.services.projects.get(ctx.user, ctx.id())),
+    handler: async (ctx) => projectOut((await ctx.core.services.projects.access(ctx.user, ctx.id())).project),
   }),
   route({
     method: 'put',
     path: `${base}:id/`,
     tag: 'projects',
-    summary: 'Replace a project',
+    summary: 'Replace a project (owners and administrators)',
+    description: `${SETTINGS} ${OWNERS_ONLY}`,
     body: ProjectCreate,
     response: Project,
     // PUT: an omitted ocr_languages goes back to the default.
@@ -80,7 +86,8 @@ export const projectRoutes: RouteSpec[] = [
     method: 'patch',
     path: `${base}:id/`,
     tag: 'projects',
-    summary: 'Change a project',
+    summary: 'Change a project (owners and administrators)',
+    description: `${SETTINGS} ${OWNERS_ONLY}`,
     body: ProjectPatch,
     response: Project,
     handler: async (ctx) => projectOut(await ctx.core.services.projects.update(ctx.user, ctx.id(), ctx.body)),
@@ -89,14 +96,16 @@ export const projectRoutes: RouteSpec[] = [
     method: 'delete',
     path: `${base}:id/`,
     tag: 'projects',
-    summary: 'Delete a project with everything in it',
+    summary: 'Delete a project with everything in it (owners and administrators)',
+    description: OWNERS_ONLY,
     handler: async (ctx) => ctx.core.services.projects.remove(ctx.user, ctx.id()),
   }),
   route({
     method: 'get',
     path: `${base}:id/members/`,
     tag: 'projects',
-    summary: 'Members of a project',
+    summary: 'Members of a project, with their roles',
+    description: 'owner: changes the settings and members and deletes the project; member: uploads, reviews, trains and sets up the taxonomy.',
     response: envelope(Member),
     async handler(ctx) {
       const params = ctx.list();
@@ -108,19 +117,28 @@ export const projectRoutes: RouteSpec[] = [
     method: 'post',
     path: `${base}:id/members/`,
     tag: 'projects',
-    summary: 'Add an existing user (by email) to a project',
+    summary: 'Add an existing user (by email) to a project, as a member or an owner (owners and administrators)',
+    description: `role defaults to member. Adding a member again changes nothing; naming another role is a 400 (PATCH changes roles). ${OWNERS_ONLY}`,
     body: MemberAdd,
     response: Member,
-    async handler(ctx) {
-      const members = await ctx.core.services.projects.addMember(ctx.user, ctx.id(), ctx.body.email);
-      return memberOut(members.find((m) => m.email.toLowerCase() === ctx.body.email.toLowerCase())!);
-    },
+    handler: async (ctx) => memberOut(await ctx.core.services.projects.addMember(ctx.user, ctx.id(), ctx.body.email, ctx.body.role)),
+  }),
+  route({
+    method: 'patch',
+    path: `${base}:id/members/:userId/`,
+    tag: 'projects',
+    summary: "Change a member's role (owners and administrators)",
+    description: `Making the last owner a member is a 400: a project keeps at least one owner. ${OWNERS_ONLY}`,
+    body: MemberPatch,
+    response: Member,
+    handler: async (ctx) => memberOut(await ctx.core.services.projects.setRole(ctx.user, ctx.id(), ctx.id('userId'), ctx.body.role)),
   }),
   route({
     method: 'delete',
     path: `${base}:id/members/:userId/`,
     tag: 'projects',
-    summary: 'Remove a member from a project',
+    summary: 'Remove a member from a project (owners and administrators; a member may remove themselves)',
+    description: `Removing the last owner is a 400: a project keeps at least one owner. ${OWNERS_ONLY}`,
     handler: async (ctx) => ctx.core.services.projects.removeMember(ctx.user, ctx.id(), ctx.id('userId')),
   }),
 ];

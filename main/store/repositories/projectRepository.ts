@@ -1,7 +1,9 @@
-// Projects and their members. Every read is scoped to the projects a user is a member of.
+// Projects and their members. Reads are scoped to the projects a user is a member of, or to every
+// project for an administrator (who manages them all).
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import type { ProjectRow, UserRow } from '../schema.ts';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, ProjectRow, UserRow } from '../schema.ts';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
 import { containsFilter, intFilter, runList, type ListSpec } from '../listQuery.ts';
 
@@ -13,13 +15,18 @@ const listSpec: ListSpec = {
   defaultOrder: [{ field: 'id', desc: false }],
 };
 
+export type ProjectRole = 'owner' | 'member';
+
 export interface MemberRow {
   user_id: number;
   email: string;
   name: string;
-  role: 'owner' | 'member';
+  role: ProjectRole;
   created_at: string;
 }
+
+/** Why a membership change was not made: the user is no member, or it would leave no owner. */
+export type MemberChange = 'done' | 'not-member' | 'last-owner';
 
 export class ProjectRepository {
   constructor(private readonly db: Db) {}
@@ -30,8 +37,10 @@ export class ProjectRepository {
       .where('projects.id', 'in', (eb) => eb.selectFrom('project_members').select('project_id').where('user_id', '=', userId));
   }
 
-  list(userId: number, params: ListParams): Promise<Page<ProjectRow>> {
-    return runList<ProjectRow>(this.visibleTo(userId).selectAll('projects'), params, listSpec, (qb) => qb.selectAll('projects'));
+  /** The projects of a member; `undefined` lists every project (an administrator's view). */
+  list(userId: number | undefined, params: ListParams): Promise<Page<ProjectRow>> {
+    const base = userId === undefined ? this.db.selectFrom('projects') : this.visibleTo(userId);
+    return runList<ProjectRow>(base.selectAll('projects'), params, listSpec, (qb) => qb.selectAll('projects'));
   }
 
   /** The project if the user is a member, else undefined (callers answer 404 either way). */
@@ -51,6 +60,17 @@ export class ProjectRepository {
       .where('user_id', '=', userId)
       .executeTakeFirst();
     return !!row;
+  }
+
+  /** The user's role in the project, or undefined when they are not a member. */
+  async roleOf(projectId: number, userId: number): Promise<ProjectRole | undefined> {
+    const row = await this.db
+      .selectFrom('project_members')
+      .select('role')
+      .where('project_id', '=', projectId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.role as ProjectRole | undefined;
   }
 
   async create(name: string, createdBy: number, ocrLanguages?: string[]): Promise<ProjectRow> {
@@ -102,12 +122,44 @@ export class ProjectRepository {
       .execute();
   }
 
-  async removeMember(projectId: number, userId: number): Promise<boolean> {
+  /**
+   * A condition that holds unless the row is the project's only owner. It sits in the same statement
+   * as the write, so two owners removing each other at once (or the CLI beside the server) cannot
+   * both pass a separate check and leave the project without an owner.
+   */
+  private notLastOwner(projectId: number) {
+    return (eb: ExpressionBuilder<Database, 'project_members'>) =>
+      eb.or([
+        eb('project_members.role', '!=', 'owner'),
+        eb(
+          eb.selectFrom('project_members as others').select((e) => e.fn.countAll<number>().as('n')).where('others.project_id', '=', projectId).where('others.role', '=', 'owner'),
+          '>',
+          1,
+        ),
+      ]);
+  }
+
+  /** Why nothing changed for a member row that the guarded statement left alone. */
+  private async whyUnchanged(projectId: number, userId: number): Promise<MemberChange> {
+    return (await this.roleOf(projectId, userId)) ? 'last-owner' : 'not-member';
+  }
+
+  /** Removes a member, unless they are the project's last owner. */
+  async removeMember(projectId: number, userId: number): Promise<MemberChange> {
     const r = await this.db
       .deleteFrom('project_members')
       .where('project_id', '=', projectId)
       .where('user_id', '=', userId)
+      .where(this.notLastOwner(projectId))
       .executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    return Number(r.numDeletedRows) > 0 ? 'done' : this.whyUnchanged(projectId, userId);
+  }
+
+  /** Changes a member's role; making the last owner a member is refused ('last-owner'). */
+  async setRole(projectId: number, userId: number, role: ProjectRole): Promise<MemberChange> {
+    let q = this.db.updateTable('project_members').set({ role }).where('project_id', '=', projectId).where('user_id', '=', userId);
+    if (role !== 'owner') q = q.where(this.notLastOwner(projectId));
+    const r = await q.executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0 ? 'done' : this.whyUnchanged(projectId, userId);
   }
 }

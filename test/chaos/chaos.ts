@@ -34,7 +34,7 @@ function rnd(): number {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 const between = (lo: number, hi: number) => lo + rnd() * (hi - lo);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 interface Api {
   url: string;
@@ -86,7 +86,7 @@ async function uploadOne(api: Api, t: { project: number; category: number }): Pr
   form.append('category', String(t.category));
   // Half of them training data, so that a training has something to learn from.
   form.append('dataset_status', n % 2 === 0 ? '2' : '0');
-  form.append('data_file', new Blob([bytes]), name);
+  form.append('data_file', new Blob([new Uint8Array(bytes)]), name);
   const r = await call(api, 'POST', '/api/v3/documents/', form);
   if (r.status === 201) acknowledged.uploads.set(name, r.body.id);
 }

@@ -1,8 +1,10 @@
 // How well a model did on the test documents, next to the model it is compared with: extraction per
 // label (F1 chart, P/R/F1 table), categorization per category (accuracy), splitting by its split points.
+import { useState } from 'react';
 import type { AiOut } from '../../api/client.ts';
+import { routePath } from '../../router.ts';
 import { ScoreBars, type BarRow } from './ScoreBars.tsx';
-import { categoriesOf, labelsOf, overallOf, percent, type Evaluation, type Reference, type Score } from './evaluation.ts';
+import { categoriesOf, documentResultsOf, labelsOf, nearMissesOf, overallOf, percent, type DocumentResult, type Evaluation, type FieldError, type Reference, type Score } from './evaluation.ts';
 
 export function EvaluationView({ model, reference }: { model: AiOut; reference: Reference | null }) {
   const e = model.evaluation;
@@ -43,7 +45,7 @@ interface DetailProps {
   reference: Reference | null;
 }
 
-function Overall({ score }: { score: Score | null }) {
+function Overall({ score, nearMisses = null }: { score: Score | null; nearMisses?: number | null }) {
   if (!score) return null;
   return (
     <dl className="figures">
@@ -65,6 +67,12 @@ function Overall({ score }: { score: Score | null }) {
           {score.true_positives} / {score.false_positives} / {score.false_negatives}
         </dd>
       </div>
+      {nearMisses !== null && (
+        <div title="wrong, but close to the expected text (counted among wrong and missed too)">
+          <dt>Near misses</dt>
+          <dd>{nearMisses}</dd>
+        </div>
+      )}
     </dl>
   );
 }
@@ -73,9 +81,10 @@ function ExtractionDetails({ e, compared, reference }: DetailProps) {
   const labels = labelsOf(e);
   const refLabels = compared ? labelsOf(compared) : [];
   const rows: BarRow[] = labels.map((l) => ({ key: l.label, name: l.name, value: l.f1, reference: refLabels.find((r) => r.label === l.label)?.f1 ?? null }));
+  const hasNear = labels.some((l) => typeof l.near_misses === 'number');
   return (
     <>
-      <Overall score={overallOf(e)} />
+      <Overall score={overallOf(e)} nearMisses={nearMissesOf(e)} />
       {labels.length > 0 && <ScoreBars rows={rows} title="F1 per label" valueTitle="this AI" referenceTitle={reference?.title} />}
       {labels.length > 0 && (
         <table className="score-table" aria-label="Scores per label">
@@ -86,6 +95,11 @@ function ExtractionDetails({ e, compared, reference }: DetailProps) {
               <th scope="col" className="num">Recall</th>
               <th scope="col" className="num">F1</th>
               <th scope="col" className="num" title="found right / found wrong / missed">Right / wrong / missed</th>
+              {hasNear && (
+                <th scope="col" className="num" title="wrong, but close to the expected text">
+                  Near misses
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -98,12 +112,76 @@ function ExtractionDetails({ e, compared, reference }: DetailProps) {
                 <td className="num">
                   {l.true_positives} / {l.false_positives} / {l.false_negatives}
                 </td>
+                {hasNear && <td className="num">{l.near_misses ?? '–'}</td>}
               </tr>
             ))}
           </tbody>
         </table>
       )}
+      <DocumentResults results={documentResultsOf(e)} rule={typeof e.near_miss_rule === 'string' ? e.near_miss_rule : null} />
     </>
+  );
+}
+
+const KIND_TEXT: Record<FieldError['kind'], string> = { near_miss: 'near miss', wrong: 'wrong', missed: 'missed', extra: 'not expected' };
+
+/** Per test document: right count and the wrong labels, expected beside found; documents with errors first,
+ * each opens in review from its name. */
+function DocumentResults({ results, rule }: { results: DocumentResult[]; rule: string | null }) {
+  const [onlyWrong, setOnlyWrong] = useState(true);
+  if (!results.length) return null;
+  const wrong = results.filter((d) => d.errors.length);
+  const shown = (onlyWrong ? wrong : results).slice().sort((a, b) => b.errors.length - a.errors.length || a.name.localeCompare(b.name));
+  return (
+    <section className="document-results" aria-label="Results per test document">
+      <h4>
+        Per document: {wrong.length} of {results.length} with a wrong label
+      </h4>
+      {rule && <p className="muted">Near miss: {rule}.</p>}
+      <label className="only-wrong">
+        <input type="checkbox" checked={onlyWrong} onChange={(ev) => setOnlyWrong(ev.target.checked)} /> only documents with a wrong label
+      </label>
+      <ul>
+        {shown.map((d) => (
+          <li key={d.document}>
+            <details open={shown.length <= 5 && d.errors.length > 0}>
+              <summary>
+                <a href={routePath({ view: 'document', documentId: d.document, mode: 'review' })}>{d.name}</a>{' '}
+                <span className="muted">
+                  {d.right} right{d.near_misses ? `, ${d.near_misses} near ${d.near_misses === 1 ? 'miss' : 'misses'}` : ''}
+                  {d.errors.length ? `, ${d.errors.length} wrong` : ''}
+                </span>
+              </summary>
+              {d.errors.length > 0 && (
+                <table className="score-table field-errors" aria-label={`Wrong labels of ${d.name}`}>
+                  <thead>
+                    <tr>
+                      <th scope="col">Label</th>
+                      <th scope="col">What</th>
+                      <th scope="col">Expected</th>
+                      <th scope="col">Found</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {d.errors.map((x, i) => (
+                      <tr key={i} className={`error-${x.kind}`}>
+                        <th scope="row">{x.name}</th>
+                        <td>
+                          {KIND_TEXT[x.kind]}
+                          {x.kind === 'near_miss' && x.distance !== null ? ` (${x.distance} ${x.distance === 1 ? 'edit' : 'edits'})` : ''}
+                        </td>
+                        <td>{x.expected ?? '–'}</td>
+                        <td>{x.found ?? '–'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </details>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

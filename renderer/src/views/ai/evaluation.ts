@@ -17,6 +17,25 @@ export interface Score {
 export interface LabelScore extends Score {
   label: number;
   name: string;
+  /** Evaluations made before near misses were counted lack it. */
+  near_misses?: number;
+}
+
+export interface FieldError {
+  label: number;
+  name: string;
+  kind: 'near_miss' | 'wrong' | 'missed' | 'extra';
+  expected: string | null;
+  found: string | null;
+  distance: number | null;
+}
+
+export interface DocumentResult {
+  document: number;
+  name: string;
+  right: number;
+  near_misses: number;
+  errors: FieldError[];
 }
 
 export interface CategoryScore {
@@ -33,6 +52,19 @@ export const overallOf = (e: Evaluation): Score | null => (isScore(e.overall) ? 
 
 export function labelsOf(e: Evaluation): LabelScore[] {
   return Array.isArray(e.labels) ? (e.labels as unknown[]).filter((l): l is LabelScore => isScore(l) && typeof (l as LabelScore).name === 'string') : [];
+}
+
+/** Wrong predictions close to the expected text, overall; null when the evaluation predates them. */
+export const nearMissesOf = (e: Evaluation): number | null => {
+  const n = (e.overall as { near_misses?: unknown } | undefined)?.near_misses;
+  return typeof n === 'number' ? n : null;
+};
+
+/** The per-document results of an extraction evaluation (empty for older evaluations). */
+export function documentResultsOf(e: Evaluation): DocumentResult[] {
+  return Array.isArray(e.document_results)
+    ? (e.document_results as unknown[]).filter((d): d is DocumentResult => !!d && typeof (d as DocumentResult).document === 'number' && Array.isArray((d as DocumentResult).errors))
+    : [];
 }
 
 export function categoriesOf(e: Evaluation): CategoryScore[] {

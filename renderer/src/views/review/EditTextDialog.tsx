@@ -25,6 +25,7 @@ export function EditTextDialog({ annotation, onSave, onClose }: { annotation: An
               id={`${id}-${i}`}
               value={texts[i]}
               autoFocus={i === 0}
+              data-autofocus={i === 0 || undefined}
               aria-invalid={!texts[i].trim()}
               onChange={(e) => setTexts(texts.map((t, j) => (j === i ? e.target.value : t)))}
             />

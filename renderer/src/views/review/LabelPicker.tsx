@@ -16,11 +16,14 @@ interface Props<T extends PickerOption> {
   /** Enter on an option that is already picked: the dialog's main action. */
   onConfirm?(): void;
   inputLabel: string;
+  /** Whether typing goes here when the dialog opens (default); false where another field comes first. */
+  autoFocus?: boolean;
 }
 
-export function LabelPicker<T extends PickerOption>({ options, picked, onPick, onConfirm, inputLabel }: Props<T>) {
+export function LabelPicker<T extends PickerOption>({ options, picked, onPick, onConfirm, inputLabel, autoFocus = true }: Props<T>) {
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
+  // A label chosen already (the dialog's default) is where the arrows start, so Enter there confirms it.
+  const [active, setActive] = useState(() => Math.max(0, options.findIndex((o) => o.key === picked?.key)));
   const listId = useId();
   const inputId = useId();
 
@@ -42,7 +45,8 @@ export function LabelPicker<T extends PickerOption>({ options, picked, onPick, o
         aria-autocomplete="list"
         aria-activedescendant={shown.length ? `${listId}-${current}` : undefined}
         autoComplete="off"
-        autoFocus
+        autoFocus={autoFocus}
+        data-autofocus={autoFocus || undefined}
         value={query}
         placeholder="Type to filter"
         onChange={(e) => {

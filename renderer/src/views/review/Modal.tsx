@@ -1,5 +1,7 @@
 // A modal dialog on the native <dialog>: the browser traps focus inside, restores it on close, and turns
 // Escape into a cancel, which closes through `onClose` so the owner's state stays the truth.
+// The field to type into is marked `data-autofocus`: React's autoFocus focuses it before this effect runs
+// showModal(), whose own focusing then moved the focus to the first button (the ×), so typing went nowhere.
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 export function Modal({ title, onClose, children, className }: { title: string; onClose(): void; children: ReactNode; className?: string }) {
@@ -10,6 +12,7 @@ export function Modal({ title, onClose, children, className }: { title: string; 
     const dialog = ref.current;
     if (!dialog) return;
     if (!dialog.open) dialog.showModal();
+    dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => dialog.close();
   }, []);
 

@@ -7,10 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import multer from 'multer';
-import type { Config } from './config.ts';
+import { isLoopback, type Config } from './config.ts';
 import { migrateUp, openStore, type OpenedStore } from './store/db.ts';
 import { makeRepos, unitOfWork, type Repos, type UnitOfWork } from './store/repositories/index.ts';
 import { BlobStore } from './blobs/blobStore.ts';
+import { referencedBlobKeys } from './blobs/referenced.ts';
 import { makeServices, type Services } from './services/index.ts';
 import { acquireInstanceLock, type InstanceLock } from './instanceLock.ts';
 import { DocumentProcessor } from './pipeline/processor.ts';
@@ -25,6 +26,7 @@ import { onTrainingFailed, trainingHandlers } from './ai/trainingJob.ts';
 import { TRAINERS } from './ai/trainers/index.ts';
 import { analysisHandlers, ANALYZE_DOCUMENT, enqueueAnalysis } from './ai/analysis.ts';
 import { ModelFiles } from './ai/modelFiles.ts';
+import { callbackPolicy as makeCallbackPolicy } from './events/callbackTargets.ts';
 
 export interface Core {
   config: Config;
@@ -66,7 +68,7 @@ function loadSecret(dataDir: string): Buffer {
  * committing its row (or between deleting a row and its file).
  */
 async function sweepUnreferencedBlobs(blobs: BlobStore, repos: Repos): Promise<void> {
-  const used = new Set([...(await repos.documents.blobKeys()), ...(await repos.pages.blobKeys()), ...(await repos.aiModels.blobKeys())]);
+  const used = await referencedBlobKeys(repos);
   for (const key of await blobs.keys()) if (!used.has(key)) await blobs.remove(key);
 }
 
@@ -91,7 +93,9 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       await sweepUnreferencedBlobs(blobs, repos);
     }
     const secret = loadSecret(config.dataDir);
-    const services = makeServices({ repos, uow, blobs, secret, dataDir: config.dataDir, trainers: TRAINERS, loginLimits: config.loginLimits });
+    // Listening on loopback only, the uploaders are on this machine and their receivers are local scripts.
+    const callbackPolicy = makeCallbackPolicy({ listensOnLoopback: isLoopback(config.host), allow: config.callbackAllow });
+    const services = makeServices({ repos, uow, blobs, secret, dataDir: config.dataDir, trainers: TRAINERS, loginLimits: config.loginLimits, callbackPolicy });
     const mailer = new Mailer(repos.events, loadSmtpSettings(process.env));
     const limits = pipelineLimits();
     let publicUrl = `http://${config.host}:${config.port}`;
@@ -111,6 +115,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
           mailer,
           documentJson: async (id) => documentOut(await services.documents.detailById(id)),
           baseUrl: () => publicUrl,
+          callbackPolicy,
         }),
         ...analysisHandlers({ repos, annotations: services.annotations, models: new ModelFiles(blobs), onProcessed }),
       },

@@ -1,11 +1,13 @@
 // The completion callback (spec 6): POST the document details to the callback_url given at upload,
 // retry while the receiver may still recover, and record every attempt so the API can show them.
+import type dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pkg from '../../package.json' with { type: 'json' };
 import { now } from '../store/db.ts';
 import type { NewCallbackAttempt } from '../store/schema.ts';
+import { CallbackRefusedError, guardedLookup, urlRefusal, type CallbackPolicy, type Resolver } from './callbackTargets.ts';
 
 export const USER_AGENT = `Folio/${pkg.version}`;
 
@@ -24,6 +26,10 @@ export interface CallbackRequest {
 
 export interface CallbackOptions {
   log: CallbackAttemptLog;
+  /** Which receivers may be reached (callbackTargets.ts); checked before connecting, on every address. */
+  policy: CallbackPolicy;
+  /** Resolves the receiver's name (default: the system's resolver; tests give their own). */
+  resolve?: Resolver;
   /** Tries in all, the first included. Default 3. */
   attempts?: number;
   /** Per attempt, from connecting to the end of the answer. Default 10 s. */
@@ -46,8 +52,11 @@ export interface CallbackOutcome {
   error: string | null;
 }
 
-/** Why `url` cannot be a callback target, or null when it can. */
-export function callbackUrlProblem(url: string): string | null {
+/**
+ * Why `url` cannot be a callback target, or null when it can as far as the URL tells: with a policy,
+ * an address literal or a name that is refused whatever it resolves to is a problem too.
+ */
+export function callbackUrlProblem(url: string, policy?: CallbackPolicy): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -55,7 +64,7 @@ export function callbackUrlProblem(url: string): string | null {
     return 'The callback URL is not a valid URL.';
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `Only http and https callback URLs are allowed, not ${parsed.protocol}`;
-  return null;
+  return policy ? urlRefusal(parsed, policy) : null;
 }
 
 interface Answer {
@@ -69,13 +78,16 @@ interface Answer {
 const SNIPPET_BYTES = 300;
 
 /** One POST. node:http rather than fetch: no redirects are followed and user:pass@ in the URL becomes Basic auth. */
-function post(url: URL, payload: Buffer, timeoutMs: number, signal: AbortSignal | undefined): Promise<Answer> {
+function post(url: URL, payload: Buffer, timeoutMs: number, signal: AbortSignal | undefined, lookup: ReturnType<typeof guardedLookup>): Promise<Answer> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<Answer>((resolve, reject) => {
     const req = client.request(url, {
       method: 'POST',
       // A callback per document needs no pooled sockets that would outlive it.
       agent: false,
+      // The connection's own lookup checks the addresses it connects to (address literals, which node
+      // does not look up, were checked before: callbackUrlProblem).
+      lookup: lookup as unknown as typeof dns.lookup,
       signal,
       headers: {
         'Content-Type': 'application/json',
@@ -122,6 +134,13 @@ function describeError(err: unknown): string {
   if (err instanceof AggregateError && err.errors.length) return [...new Set(err.errors.map(describeError))].join('; ');
   if (err instanceof Error) return err.message || (err as NodeJS.ErrnoException).code || err.name;
   return String(err);
+}
+
+/** The refusal inside a connection error (node may wrap the lookup's error), or undefined. */
+function refusal(err: unknown): string | undefined {
+  if (err instanceof CallbackRefusedError) return err.message;
+  if (err instanceof AggregateError) for (const e of err.errors) if (e instanceof CallbackRefusedError) return e.message;
+  return undefined;
 }
 
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if it parses. */
@@ -174,13 +193,14 @@ export async function sendCallback(request: CallbackRequest, opts: CallbackOptio
       created_at: startedAt,
     });
 
-  const problem = callbackUrlProblem(request.url);
+  const problem = callbackUrlProblem(request.url, opts.policy);
   if (problem) {
     // Recorded all the same, so that the document's callback list says why nothing arrived.
     await record(1, now(), performance.now(), { statusCode: null, error: problem, retry: false });
     return { delivered: false, attempts: 1, statusCode: null, error: problem };
   }
   const url = new URL(request.url);
+  const lookup = guardedLookup(opts.policy, opts.resolve);
 
   let result: AttemptResult = { statusCode: null, error: null, retry: false };
   let attempt = 0;
@@ -189,10 +209,12 @@ export async function sendCallback(request: CallbackRequest, opts: CallbackOptio
     const startedAt = now();
     const started = performance.now();
     try {
-      result = judge(await post(url, payload, timeoutMs, opts.signal));
+      result = judge(await post(url, payload, timeoutMs, opts.signal, lookup));
     } catch (err) {
       const stopped = opts.signal?.aborted === true;
-      result = { statusCode: null, error: stopped ? 'Delivery stopped: Folio is shutting down.' : describeError(err), retry: !stopped };
+      // A refused receiver stays refused: no retry asks again.
+      const refused = refusal(err);
+      result = { statusCode: null, error: stopped ? 'Delivery stopped: Folio is shutting down.' : refused ?? describeError(err), retry: !stopped && !refused };
     }
     await record(attempt, startedAt, started, result);
     if (!result.retry || attempt >= attempts) break;

@@ -4,6 +4,7 @@
 import type { Repos } from '../store/repositories/index.ts';
 import type { JobHandler } from '../jobs/jobQueue.ts';
 import { sendCallback } from './callbacks.ts';
+import type { CallbackPolicy } from './callbackTargets.ts';
 import type { Mailer } from './mailer.ts';
 import { uploadNotification } from './messages.ts';
 
@@ -17,6 +18,8 @@ export interface EventJobDeps {
   documentJson: (documentId: number) => Promise<unknown>;
   /** The address the links in emails point to. */
   baseUrl: () => string;
+  /** Where callbacks may go. */
+  callbackPolicy: CallbackPolicy;
 }
 
 export function eventJobHandlers(deps: EventJobDeps): Record<string, JobHandler<{ documentId: number }>> {
@@ -24,7 +27,7 @@ export function eventJobHandlers(deps: EventJobDeps): Record<string, JobHandler<
     async [SEND_CALLBACK]({ payload, signal }) {
       const doc = await deps.repos.documents.findById(payload.documentId);
       if (!doc?.callback_url) return;
-      await sendCallback({ url: doc.callback_url, body: await deps.documentJson(doc.id), documentId: doc.id }, { log: deps.repos.events, signal });
+      await sendCallback({ url: doc.callback_url, body: await deps.documentJson(doc.id), documentId: doc.id }, { log: deps.repos.events, signal, policy: deps.callbackPolicy });
     },
     async [NOTIFY_ASSIGNEE]({ payload }) {
       const doc = await deps.repos.documents.findById(payload.documentId);

@@ -73,7 +73,15 @@ export class DocumentService {
     private readonly blobs: BlobStore,
     private readonly projects: ProjectService,
     private readonly annotations: AnnotationService,
+    /** Why a callback_url is refused as far as the URL tells (a literal private or metadata address), or null. */
+    private readonly callbackRefusal: (url: string) => string | null = () => null,
   ) {}
+
+  /** A 400 at the time the URL is given, rather than a refusal recorded after processing. */
+  private checkCallbackUrl(url: string | null | undefined): void {
+    const why = url ? this.callbackRefusal(url) : null;
+    if (why) throw ValidationError.of('callback_url', why);
+  }
 
   /** The processing pipeline registers itself here once it exists; until then uploads stay queued. */
   attachPipeline(hook: DocumentPipelineHook): void {
@@ -82,6 +90,7 @@ export class DocumentService {
 
   async upload(user: UserRow, input: DocumentUpload, file: UploadedFile | undefined): Promise<DocumentView> {
     const project = await this.projects.getForField(user, input.project, 'project');
+    this.checkCallbackUrl(input.callback_url);
     if (!file) throw ValidationError.of('data_file', 'No file was submitted.');
     if (file.size === 0) throw ValidationError.of('data_file', 'The submitted file is empty.');
     const categoryField = input.category == null && input.category_template != null ? 'category_template' : 'category';
@@ -215,7 +224,10 @@ export class DocumentService {
     if (c.assignee !== undefined) update.assignee_id = c.assignee === null ? null : await this.memberOf(r, doc.project_id, c.assignee);
     if (c.dataset_status !== undefined) update.dataset_status = c.dataset_status;
     if (c.data_file_name !== undefined) update.data_file_name = cleanFileName(c.data_file_name);
-    if (c.callback_url !== undefined) update.callback_url = c.callback_url;
+    if (c.callback_url !== undefined) {
+      this.checkCallbackUrl(c.callback_url);
+      update.callback_url = c.callback_url;
+    }
     if (c.is_public !== undefined) update.is_public = c.is_public ? 1 : 0;
     if (c.is_reviewed !== undefined) update.is_reviewed = c.is_reviewed ? 1 : 0;
     await r.documents.update(doc.id, update);

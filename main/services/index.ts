@@ -18,6 +18,8 @@ import { ReadAgainService } from './readAgainService.ts';
 import type { AiKind } from '../store/schema.ts';
 import type { Trainer } from '../ai/trainers/types.ts';
 import type { LoginLimits } from './loginThrottle.ts';
+import { callbackUrlProblem } from '../events/callbacks.ts';
+import type { CallbackPolicy } from '../events/callbackTargets.ts';
 
 export interface ServiceDeps {
   repos: Repos;
@@ -29,13 +31,16 @@ export interface ServiceDeps {
   trainers: Partial<Record<AiKind, Trainer>>;
   /** Failed-login limits (Config.loginLimits); the defaults of loginThrottle.ts without. */
   loginLimits?: LoginLimits;
+  /** Where completion callbacks may go (events/callbackTargets.ts): uploads naming a refused address get a 400. */
+  callbackPolicy?: CallbackPolicy;
 }
 
 export function makeServices(deps: ServiceDeps) {
   const { repos, uow, secret } = deps;
   const projects = new ProjectService(repos, uow, deps.dataDir);
   const annotations = new AnnotationService(repos, uow);
-  const documents = new DocumentService(repos, uow, deps.blobs, projects, annotations);
+  const { callbackPolicy } = deps;
+  const documents = new DocumentService(repos, uow, deps.blobs, projects, annotations, callbackPolicy && ((url) => callbackUrlProblem(url, callbackPolicy)));
   return {
     auth: new AuthService(repos, secret, { limits: deps.loginLimits }),
     users: new UserService(repos),

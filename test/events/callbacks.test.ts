@@ -5,6 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { sendCallback, type CallbackOptions } from '../../main/events/callbacks.ts';
+import { callbackPolicy } from '../../main/events/callbackTargets.ts';
 import { startTestServer, type TestServer } from '../helpers/testServer.ts';
 import { closedPort, startReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.ts';
 import { created, pdfWithText, upload } from '../helpers/documentFixtures.ts';
@@ -23,7 +24,8 @@ async function documentJson(fileName = 'invoice.pdf', callbackUrl = ''): Promise
   return (await s.admin.get(`/api/v3/documents/${doc.id}/`)).body;
 }
 
-const fast = (): CallbackOptions => ({ log: s.core.repos.events, attempts: 3, backoffMs: 5, timeoutMs: 2_000 });
+/** As the test server (on loopback) is configured: its receivers here are local scripts. */
+const fast = (): CallbackOptions => ({ log: s.core.repos.events, attempts: 3, backoffMs: 5, timeoutMs: 2_000, policy: callbackPolicy({ listensOnLoopback: true }) });
 
 function attemptsOf(documentId: number) {
   return s.core.store.sqlite
@@ -230,5 +232,136 @@ describe('the receiver-side hash check (spec 6 rule 4)', () => {
 
     const noHash = await sendCallback({ url: `${receiver.origin}/folio/done`, body: other, documentId: other.id }, fast());
     expect(noHash.statusCode).toBe(403);
+  });
+});
+
+/**
+ * Where callbacks may go (main/events/callbackTargets.ts). Nothing here leaves the machine: refused
+ * targets are refused before any connection, and names resolve through the test's own resolver to
+ * loopback receivers.
+ */
+describe('callback targets', () => {
+  /** Folio listening beyond loopback: private receivers only when FOLIO_CALLBACK_ALLOW lists them. */
+  const shared = (allow: string[] = []) => callbackPolicy({ listensOnLoopback: false, allow });
+  /** A resolver from a fixed table that counts its calls. */
+  const table = (names: Record<string, string[]>) => {
+    const calls: string[] = [];
+    const resolve = async (hostname: string) => {
+      calls.push(hostname);
+      const found = names[hostname];
+      if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    };
+    return { calls, resolve };
+  };
+
+  it('refuses loopback and private receivers when Folio listens beyond loopback, records why, and never retries', async () => {
+    const receiver = await startReceiver([{ status: 200 }]);
+    try {
+      const doc = await documentJson();
+      const outcome = await sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, { ...fast(), policy: shared() });
+      expect(outcome).toMatchObject({ delivered: false, attempts: 1, statusCode: null });
+      expect(outcome.error).toMatch(/127\.0\.0\.1 are refused: it is a loopback address.*FOLIO_CALLBACK_ALLOW/);
+      expect(receiver.received).toHaveLength(0);
+      const rows = attemptsOf(doc.id);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ attempt: 1, status_code: null, error: outcome.error });
+
+      for (const url of ['http://10.1.2.3/cb', 'http://192.168.0.10:8080/cb', 'http://172.16.5.5/', 'http://[fd12:3456::1]/', 'http://0.0.0.0:1/', 'http://[::1]/', 'http://localhost:1/', 'http://[::ffff:10.0.0.1]/']) {
+        const other = await sendCallback({ url, body: doc, documentId: doc.id }, { ...fast(), policy: shared() });
+        expect(other.error, url).toMatch(/are refused: it is a (loopback|private) address/);
+        expect(other.attempts, url).toBe(1);
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('always refuses link-local addresses and cloud metadata services, whatever the settings', async () => {
+    const doc = await documentJson();
+    const everything = callbackPolicy({ listensOnLoopback: true, allow: ['0.0.0.0/0', '::/0', 'metadata.google.internal'] });
+    const { calls, resolve } = table({});
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
+      'http://169.254.170.2/v2/credentials',
+      'http://169.254.1.1/',
+      'http://[fe80::1]/',
+      'http://[fd00:ec2::254]/latest/',
+      'http://100.100.100.200/latest/meta-data/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'http://METADATA.google.internal./',
+      'http://224.0.0.1/',
+    ]) {
+      const outcome = await sendCallback({ url, body: doc, documentId: doc.id }, { ...fast(), policy: everything, resolve });
+      expect(outcome, url).toMatchObject({ delivered: false, attempts: 1, statusCode: null });
+      expect(outcome.error, url).toMatch(/refused: it is (a cloud metadata service|a link-local address|a multicast or reserved address), which no setting allows/);
+    }
+    // Metadata names are refused by name: not even resolved.
+    expect(calls).toEqual([]);
+    expect(attemptsOf(doc.id)).toHaveLength(10);
+  });
+
+  it('judges a name by every address it resolves to, at connect time, with one resolution', async () => {
+    const receiver = await startReceiver([{ status: 200 }]);
+    try {
+      const doc = await documentJson();
+      const port = new URL(receiver.origin).port;
+      const { calls, resolve } = table({ 'hooks.test': ['127.0.0.1'], 'mixed.test': ['127.0.0.1', '169.254.169.254'] });
+
+      // Listed by name: its (loopback) address is allowed, and the connection goes to the address checked.
+      const named = await sendCallback({ url: `http://hooks.test:${port}/cb`, body: doc, documentId: doc.id }, { ...fast(), policy: shared(['hooks.test']), resolve });
+      expect(named).toMatchObject({ delivered: true, statusCode: 200 });
+      expect(receiver.received).toHaveLength(1);
+      expect(receiver.received[0].headers.host).toBe(`hooks.test:${port}`);
+      expect(calls).toEqual(['hooks.test']);
+
+      // Not listed: the same name is refused once resolved, and nothing connects.
+      const unlisted = await sendCallback({ url: `http://hooks.test:${port}/cb`, body: doc, documentId: doc.id }, { ...fast(), policy: shared(), resolve });
+      expect(unlisted).toMatchObject({ delivered: false, attempts: 1 });
+      expect(unlisted.error).toMatch(/hooks\.test \(127\.0\.0\.1\) are refused/);
+
+      // One metadata address among the answers refuses the name, even for a Folio on loopback.
+      const mixed = await sendCallback({ url: `http://mixed.test:${port}/cb`, body: doc, documentId: doc.id }, { ...fast(), resolve });
+      expect(mixed.error).toMatch(/mixed\.test \(169\.254\.169\.254\) are refused: it is a cloud metadata service/);
+
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('delivers to a private network listed in FOLIO_CALLBACK_ALLOW', async () => {
+    const receiver = await startReceiver([{ status: 204 }]);
+    try {
+      const doc = await documentJson();
+      const outcome = await sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, { ...fast(), policy: shared(['127.0.0.0/8']) });
+      expect(outcome).toMatchObject({ delivered: true, statusCode: 204 });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('refuses settings that are not networks, addresses or names', () => {
+    expect(() => callbackPolicy({ listensOnLoopback: false, allow: ['10.0.0.0/33'] })).toThrow(/FOLIO_CALLBACK_ALLOW/);
+    expect(() => callbackPolicy({ listensOnLoopback: false, allow: ['http://hooks.internal/'] })).toThrow(/FOLIO_CALLBACK_ALLOW/);
+    expect(() => callbackPolicy({ listensOnLoopback: false, allow: ['10.0.0.0/8', 'hooks.internal', '[fd00::]/8', '192.168.1.5'] })).not.toThrow();
+  });
+
+  it('answers an upload or a change naming a refused address with a 400 at once', async () => {
+    const pdf = await pdfWithText('callback target');
+    const refused = await upload(s.admin, { project, callback_url: 'http://169.254.169.254/latest/meta-data/' }, { name: 'meta.pdf', data: pdf });
+    expect(refused.status).toBe(400);
+    expect(refused.body.callback_url[0]).toMatch(/169\.254\.169\.254 are refused: it is a cloud metadata service/);
+    const byName = await upload(s.admin, { project, callback_url: 'http://metadata.google.internal/' }, { name: 'meta.pdf', data: pdf });
+    expect(byName.status).toBe(400);
+
+    // This server listens on loopback: a local receiver, and a name (judged when it is called), are fine.
+    const local = await created(upload(s.admin, { project, callback_url: 'http://127.0.0.1:9/hook' }, { name: 'local.pdf', data: pdf }));
+    expect(local.callback_url).toBe('http://127.0.0.1:9/hook');
+    const patched = await s.admin.patch(`/api/v3/documents/${local.id}/`, { callback_url: 'http://[fe80::1]/' });
+    expect(patched.status).toBe(400);
+    expect(patched.body.callback_url[0]).toMatch(/link-local/);
+    expect((await s.admin.get(`/api/v3/documents/${local.id}/`)).body.callback_url).toBe('http://127.0.0.1:9/hook');
   });
 });

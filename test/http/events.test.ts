@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Mailer } from '../../main/events/mailer.ts';
 import { uploadNotification, trainingCompleted } from '../../main/events/messages.ts';
 import { sendCallback } from '../../main/events/callbacks.ts';
+import { callbackPolicy } from '../../main/events/callbackTargets.ts';
 import { startTestServer, type Client, type TestServer } from '../helpers/testServer.ts';
 import { created, upload, pdfWithText } from '../helpers/documentFixtures.ts';
 import { startReceiver } from '../helpers/callbackReceiver.ts';
@@ -93,7 +94,7 @@ describe('GET /api/v3/documents/<id>/callbacks/', () => {
     const receiver = await startReceiver([{ status: 502, body: 'bad gateway' }, { status: 200 }]);
     try {
       const body = (await alice.get(`/api/v3/documents/${doc.id}/`)).body;
-      const outcome = await sendCallback({ url: `${receiver.origin}/cb?hash=abc%2B%2F%3D`, body, documentId: doc.id }, { log: s.core.repos.events, backoffMs: 5 });
+      const outcome = await sendCallback({ url: `${receiver.origin}/cb?hash=abc%2B%2F%3D`, body, documentId: doc.id }, { log: s.core.repos.events, backoffMs: 5, policy: callbackPolicy({ listensOnLoopback: true }) });
       expect(outcome.delivered).toBe(true);
     } finally {
       await receiver.close();

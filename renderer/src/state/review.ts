@@ -37,10 +37,22 @@ export class IdRefs {
 
 /** The dialog open over the review view; annotations go by id so the dialog reads them fresh. */
 export type ReviewDialog =
-  | { kind: 'create'; spans: SpanOut[] }
+  /** `region`: the box the reviewer drew (not a clicked word), which can be read again closer up. */
+  | { kind: 'create'; spans: SpanOut[]; region?: Region }
+  /** A box where nothing could be read, even closer up: the reviewer types its value. */
+  | { kind: 'type-value'; region: Region }
   | { kind: 'edit-text'; annotationId: number }
   | { kind: 'change-label'; annotationId: number }
   | { kind: 'shortcuts' };
+
+/** A rectangle on a page, PDF points, origin bottom left (the viewer's RectOnPage). */
+export interface Region {
+  pageIndex: number;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
 
 export interface StatusMessage {
   kind: 'info' | 'error';

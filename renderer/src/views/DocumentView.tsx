@@ -89,9 +89,13 @@ function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut 
   const [zoom, setZoom] = useState<ZoomMode>({ kind: 'fit-width' });
   const [hits, setHits] = useState<SpanOut[]>([]);
   const [hit, setHit] = useState(0);
-  // A box drawn where OCR found no text: offered to be read again closer.
-  const [emptyBox, setEmptyBox] = useState<RectOnPage | null>(null);
+  // A box drawn where OCR found no text: offered to be read again closer; where that reads nothing
+  // either (`nothingRead`), offered to type the value.
+  const [emptyBox, setEmptyBox] = useState<{ rect: RectOnPage; nothingRead: boolean } | null>(null);
   const [readingRegion, setReadingRegion] = useState(false);
+  // The offer takes the focus, so that Enter does it (the review keys leave a focused button's Enter alone).
+  const offer = useRef<HTMLButtonElement>(null);
+  useEffect(() => offer.current?.focus(), [emptyBox]);
   const reload = useReview((s) => s.reload);
 
   const sets = doc.annotation_sets;
@@ -110,8 +114,8 @@ function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut 
     async (rect: RectOnPage) => {
       try {
         const spans = await textInBox(doc.id, rect);
-        if (spans.length) setDialog({ kind: 'create', spans });
-        else setEmptyBox(rect);
+        setEmptyBox(spans.length ? null : { rect, nothingRead: false });
+        if (spans.length) setDialog({ kind: 'create', spans, region: rect });
       } catch (err) {
         say({ kind: 'error', text: (err as Error).message });
       }
@@ -125,14 +129,14 @@ function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut 
     try {
       const r = await useSession.getState().call((c) => c.readRegion(doc.id, { page_index: rect.pageIndex, x0: rect.x0, x1: rect.x1, y0: rect.y0, y1: rect.y1 }));
       if (!r.found) {
-        say({ kind: 'error', text: 'Nothing could be read in that box, even closer up.' });
+        setEmptyBox({ rect, nothingRead: true });
         return;
       }
       setEmptyBox(null);
       forgetWords();
       await reload();
       const spans = await textInBox(doc.id, rect);
-      if (spans.length) setDialog({ kind: 'create', spans });
+      if (spans.length) setDialog({ kind: 'create', spans, region: rect });
     } catch (err) {
       say({ kind: 'error', text: (err as Error).message });
     } finally {
@@ -168,11 +172,28 @@ function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut 
         <button type="button" onClick={() => void readDocumentAgain()} disabled={doc.is_reviewed} title="Read the scanned pages again (OCR)">
           Read again
         </button>
-        {emptyBox && (
+        {emptyBox && !emptyBox.nothingRead && (
           <span role="alert" className="row">
             There is no text in that box.
-            <button type="button" onClick={() => void readRegionAgain(emptyBox)} disabled={readingRegion} aria-busy={readingRegion || undefined}>
+            <button ref={offer} type="button" onClick={() => void readRegionAgain(emptyBox.rect)} disabled={readingRegion} aria-busy={readingRegion || undefined}>
               {readingRegion ? 'Reading…' : 'Read this region again'}
+            </button>
+            <button type="button" onClick={() => setEmptyBox(null)}>Dismiss</button>
+          </span>
+        )}
+        {emptyBox?.nothingRead && (
+          <span role="alert" className="row">
+            Nothing could be read in that box, even closer up.
+            <button
+              ref={offer}
+              type="button"
+              className="primary"
+              onClick={() => {
+                setDialog({ kind: 'type-value', region: emptyBox.rect });
+                setEmptyBox(null);
+              }}
+            >
+              Type the value
             </button>
             <button type="button" onClick={() => setEmptyBox(null)}>Dismiss</button>
           </span>

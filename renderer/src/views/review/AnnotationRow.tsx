@@ -38,6 +38,11 @@ export function AnnotationRow({ at, locked }: { at: AnnotationAt; locked: boolea
         <StateBadge state={state} />
         {a.confidence !== null && <span className="muted" title="Confidence of the AI">{percent.format(a.confidence)}</span>}
         {unreadable && <span className="flag" title={`The ${at.label.data_type} value of this text cannot be read`}>Not machine-readable</span>}
+        {a.is_typed && (
+          <span className="typed-badge" title="Typed by the reviewer: nothing could be read in its box">
+            typed
+          </span>
+        )}
         {a.custom_offset_string && <span className="muted" title={`Read from the page: “${a.offset_string_original}”`}>edited</span>}
       </div>
       {!locked && (

@@ -1,9 +1,9 @@
 // The dialog open over the review view (state/review.ts `dialog`), fed from the current tree; an
 // annotation that is gone meanwhile (undone elsewhere) closes its dialog.
 import { useReview } from '../../state/review.ts';
-import { changeLabel, createAnnotation, editText } from './actions.ts';
+import { changeLabel, createAnnotation, editText, readRegionAgain } from './actions.ts';
 import { ChangeLabelDialog } from './ChangeLabelDialog.tsx';
-import { CreateAnnotationDialog } from './CreateAnnotationDialog.tsx';
+import { CreateAnnotationDialog, labelOptionKey } from './CreateAnnotationDialog.tsx';
 import { EditTextDialog } from './EditTextDialog.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
 import { annotationKey, reviewItems, type TreeSet } from './tree.ts';
@@ -16,18 +16,32 @@ export function ReviewDialogs({ sets }: { sets: TreeSet[] }) {
   if (!dialog) return null;
 
   if (dialog.kind === 'shortcuts') return <ShortcutSheet onClose={close} />;
-  if (dialog.kind === 'create') {
-    const currentSet = reviewItems(sets).find((i) => i.key === cursor)?.set.id ?? null;
+  if (dialog.kind === 'create' || dialog.kind === 'type-value') {
+    const atCursor = reviewItems(sets).find((i) => i.key === cursor);
+    const region = dialog.region;
     return (
       <CreateAnnotationDialog
+        // One dialog after another (read again, nothing found, type it): each starts afresh.
+        key={dialog.kind}
         sets={sets}
-        spans={dialog.spans}
-        currentSetId={currentSet}
+        spans={dialog.kind === 'create' ? dialog.spans : []}
+        region={region}
+        typed={dialog.kind === 'type-value'}
+        currentSetId={atCursor?.set.id ?? null}
+        // The label the reviewer is on (an unfilled one, typically) is the one a typed value is for.
+        initialLabelKey={dialog.kind === 'type-value' && atCursor ? labelOptionKey(atCursor.set.label_set.id, atCursor.label.id) : null}
         onClose={close}
         onCreate={(input) => {
           close();
           void createAnnotation(input);
         }}
+        onReadAgain={
+          region &&
+          ((target) => {
+            close();
+            void readRegionAgain(region, target);
+          })
+        }
       />
     );
   }

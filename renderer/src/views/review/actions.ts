@@ -1,6 +1,9 @@
 // What the panel's buttons and the keyboard do: build the command for the document under review and run
 // it on the review store. Enter and Delete pick the action that fits the item under the cursor.
-import { useReview, type Command } from '../../state/review.ts';
+import { useReview, type Command, type Region } from '../../state/review.ts';
+import { useSession } from '../../state/session.ts';
+import type { AnnotationTarget } from './CreateAnnotationDialog.tsx';
+import { forgetWords } from './pickText.ts';
 import {
   acceptAllCommand, changeLabelCommand, commandContext, createCommand, deleteCommand, editTextCommand,
   markMissingCommand, restoreCommand, reviewCommand, type AnnotationAt, type NewAnnotation,
@@ -26,6 +29,36 @@ export function createAnnotation(input: NewAnnotation): Promise<boolean> {
     createCommand(commandContext(), input, (id) => (created = id)),
     () => created !== null && useReview.getState().setCursor(annotationKey(created)),
   );
+}
+
+/**
+ * Reads a drawn box again closer up (600 dpi) and labels what is read there, in one request. Not a
+ * command: the document's text changes, which undo cannot take back (the annotation can be deleted).
+ * When nothing is read even so, the reviewer is offered to type the value. Resolves whether text was read.
+ */
+export async function readRegionAgain(region: Region, t: AnnotationTarget): Promise<boolean> {
+  const { documentId, say, reload, setCursor, setDialog } = useReview.getState();
+  if (documentId === null) return false;
+  say({ kind: 'info', text: 'Reading the box again closer up…' });
+  try {
+    const where = 'annotationSet' in t.target ? { annotation_set: t.target.annotationSet } : { label_set: t.target.labelSet };
+    const r = await useSession.getState().call((c) =>
+      c.readRegion(documentId, { page_index: region.pageIndex, x0: region.x0, x1: region.x1, y0: region.y0, y1: region.y1, label: t.labelId, ...where }),
+    );
+    if (!r.found) {
+      say({ kind: 'error', text: 'Nothing could be read in that box, even closer up: type the value.' });
+      setDialog({ kind: 'type-value', region });
+      return false;
+    }
+    forgetWords(); // the page's words changed where the box was read
+    await reload();
+    if (r.annotation) setCursor(annotationKey(r.annotation.id));
+    say({ kind: 'info', text: `Read again: “${r.text}”${r.annotation ? ` is ${t.labelName}` : ''}.` });
+    return true;
+  } catch (err) {
+    say({ kind: 'error', text: (err as Error).message });
+    return false;
+  }
 }
 
 /** Enter: accept an annotation that is not yet accepted (a declined one too: the reviewer changed their mind). */

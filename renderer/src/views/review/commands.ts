@@ -144,6 +144,8 @@ export function deleteCommand(ctx: CommandContext, { label, annotation: a }: Ann
     is_correct: a.is_correct,
     revised: a.revised,
     confidence: a.confidence,
+    // A typed value has no characters on the page to read again: it comes back typed, with its text.
+    is_typed: a.is_typed,
   };
   return {
     title: `Delete ${label.name} ${quoted(a.offset_string)}`,
@@ -160,6 +162,8 @@ export interface NewAnnotation {
   /** Rectangles on the page (one per line); the API reads their characters. */
   spans: SpanBody[];
   text: string;
+  /** The reviewer typed `text` (nothing could be read in the one span's box): stored with is_typed. */
+  typed?: boolean;
   /** The target label as the tree shows it, when the target set exists (its "not found" record). */
   existing?: { set: TreeSet; label: TreeLabel };
 }
@@ -168,15 +172,16 @@ export interface NewAnnotation {
 export function createCommand(ctx: CommandContext, input: NewAnnotation, onCreated?: (id: number) => void): Command {
   let ref: IdRef | null = null;
   const where = 'annotationSet' in input.target ? { annotation_set: input.target.annotationSet } : { label_set: input.target.labelSet };
-  const body: { document: number; label: number; span: SpanBody[]; annotation_set?: number; label_set?: number } = {
+  const body: { document: number; label: number; span: SpanBody[]; annotation_set?: number; label_set?: number; is_typed?: boolean } = {
     document: ctx.documentId,
     label: input.labelId,
-    span: input.spans.map(rectOf),
+    span: input.typed ? input.spans.map((s) => ({ ...rectOf(s), offset_string: input.text })) : input.spans.map(rectOf),
     ...where,
+    ...(input.typed ? { is_typed: true } : {}),
   };
   const guard = input.existing ? missingGuard(ctx, input.existing.set, input.existing.label) : null;
   return {
-    title: `Label ${quoted(input.text)} as ${input.labelName}`,
+    title: `${input.typed ? 'Type' : 'Label'} ${quoted(input.text)} as ${input.labelName}`,
     async perform(c) {
       const a = await c.createAnnotation(body);
       if (ref) ctx.annotations.move(ref, a.id);

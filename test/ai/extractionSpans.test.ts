@@ -1,0 +1,188 @@
+// Candidate values (spans.ts), their selection (one value per non-repeating label) and the near-miss
+// evaluation, on small generated receipts: every test receipt comes from a shop, street and town that no
+// training receipt has, its address runs over two or three lines, and its total stands on the line below
+// its label, as scans often read a row.
+import { describe, expect, it } from 'vitest';
+import { editDistance, evaluate, nearMissDistance } from '../../main/ai/extraction/evaluate.ts';
+import { predictDocument, trainExtractionModel } from '../../main/ai/extraction/model.ts';
+import { parseModel, serializeModel } from '../../main/ai/extraction/serialize.ts';
+import { spanCandidates, spanContext } from '../../main/ai/extraction/spans.ts';
+import { tokenize } from '../../main/ai/extraction/tokens.ts';
+import type { ClassInfo } from '../../main/ai/extraction/trainingData.ts';
+import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, TrainingAnnotation, TrainingDocument } from '../../main/ai/extraction/types.ts';
+import { random } from '../../main/ai/extraction/forest.ts';
+import type { CharBox } from '../../main/pipeline/textLayout.ts';
+
+/** Lines of [x in points, text] pieces; characters 6 pt apart, lines 14 pt apart from the top. */
+function layoutDocument(id: string, lines: [number, string][][]): ExtractionDocument {
+  let text = '';
+  const chars: CharBox[] = [];
+  lines.forEach((pieces, lineIndex) => {
+    if (lineIndex > 0) text += '\n';
+    const y1 = 820 - 14 * lineIndex;
+    pieces.forEach(([x, piece], k) => {
+      if (k > 0) text += '  ';
+      Array.from(piece).forEach((ch, i) => {
+        const offset = Array.from(text).length;
+        text += ch;
+        if (ch.trim() === '') return;
+        chars.push({ offset, text: ch, x0: x + 6 * i, x1: x + 6 * i + 5, y0: y1 - 10, y1, top: 842 - y1, bottom: 852 - y1, page_index: 0, line_index: lineIndex });
+      });
+    });
+  });
+  return { id, text, chars, pageSizes: [{ width: 400, height: 842 }] };
+}
+
+const SCHEMA: ExtractionSchema = {
+  labelSets: [{ id: 10, name: 'Receipt', hasMultipleSections: false }],
+  labels: [
+    { id: 1, name: 'company', dataType: 'Text', threshold: 0.1, labelSetIds: [10] },
+    { id: 2, name: 'date', dataType: 'Date', threshold: 0.1, labelSetIds: [10] },
+    { id: 3, name: 'address', dataType: 'Text', threshold: 0.1, labelSetIds: [10] },
+    { id: 4, name: 'total', dataType: 'Number', threshold: 0.1, labelSetIds: [10] },
+  ],
+};
+
+const TRAIN_WORDS = ['ALPHA', 'BRAVO', 'CEDAR', 'DELTA', 'EMBER', 'FJORD', 'GROVE', 'HAVEN', 'IVORY', 'JUNIPER', 'KESTREL', 'LUMEN'];
+const TEST_WORDS = ['MAPLE', 'NORTH', 'OPAL', 'PRISM', 'QUARTZ', 'RIVER', 'SUMMIT', 'TULIP', 'UMBRA', 'VIOLET', 'WILLOW', 'ZENITH'];
+
+interface Receipt {
+  doc: TrainingDocument;
+  values: Record<string, string>;
+}
+
+/** A receipt: shop name, two or three address lines, a phone line, date, items, TOTAL with its amount on
+ * the next line, CASH (more than the total) and CHANGE. Values annotated where they stand. */
+function receipt(n: number, words: string[], seed: number): Receipt {
+  const rnd = random(seed + n * 7919);
+  const pick = () => words[Math.floor(rnd() * words.length)];
+  const money = (v: number) => v.toFixed(2);
+  const items = Array.from({ length: 2 + Math.floor(rnd() * 3) }, () => Math.round(100 + rnd() * 4000) / 100);
+  const total = items.reduce((a, b) => a + b, 0);
+  const cash = Math.ceil(total / 10) * 10 + 10;
+  const company = `${pick()} ${pick()} SDN BHD`;
+  const addressLines = [`NO ${1 + Math.floor(rnd() * 90)}, JALAN ${pick()} ${1 + Math.floor(rnd() * 9)},`, `TAMAN ${pick()},`];
+  if (rnd() < 0.5) addressLines.push(`${40000 + Math.floor(rnd() * 9000)} ${pick()}`);
+  const date = `${String(1 + Math.floor(rnd() * 28)).padStart(2, '0')}/${String(1 + Math.floor(rnd() * 12)).padStart(2, '0')}/20${10 + Math.floor(rnd() * 15)}`;
+  const lines: [number, string][][] = [
+    [[120, company]],
+    ...addressLines.map((l): [number, string][] => [[90, l]]),
+    [[100, `TEL: 03-${1000000 + Math.floor(rnd() * 8000000)}`]],
+    [[20, 'DATE:'], [80, date], [250, `${10 + Math.floor(rnd() * 12)}:${10 + Math.floor(rnd() * 49)}`]],
+    ...items.map((v, i): [number, string][] => [[20, `ITEM ${pick()} ${i + 1}`], [300, money(v)]]),
+    [[20, 'TOTAL']],
+    [[300, money(total)]],
+    [[20, 'CASH'], [300, money(cash)]],
+    [[20, 'CHANGE'], [300, money(cash - total)]],
+    [[80, 'THANK YOU']],
+  ];
+  const doc = layoutDocument(`${seed}-${n}`, lines);
+  const values = { company, date, address: addressLines.join('\n'), total: money(total) };
+  const annotations: TrainingAnnotation[] = [];
+  SCHEMA.labels.forEach((label) => {
+    const value = values[label.name as keyof typeof values];
+    // The address's lines stand apart in the text exactly as in `values` (one newline between lines).
+    const at = doc.text.indexOf(value);
+    const start = Array.from(doc.text.slice(0, at)).length;
+    annotations.push({ labelId: label.id, labelSetId: 10, annotationSetKey: 'a', text: value, startOffset: start, endOffset: start + Array.from(value).length, correct: true });
+  });
+  return { doc: { ...doc, annotations, missing: [] }, values };
+}
+
+describe('candidate values', () => {
+  const info = (maxLines: number): ClassInfo => ({ labelId: 4, labelSetId: 10, maxGapEm: 1, multiLine: maxLines > 1, maxLines, repeatsInSet: false, examples: 1 });
+
+  it('include the amount or date inside a token, sub-ranges of a line and blocks of whole lines', () => {
+    const doc = layoutDocument('c', [[[20, 'MAIN STREET 5,']], [[20, 'SOMETOWN']], [[20, 'RM60.30'], [200, 'ON19/10/2018']]]);
+    const tokenized = tokenize(doc);
+    // The last line's tokens are the likeliest, the others follow in reading order (only the best are seeds).
+    const probabilities = tokenized.tokens.map((t) => (t.lineNo === 2 ? Float64Array.from([0.1, 0.9]) : Float64Array.from([0.5, 0.5])));
+    const ctx = spanContext(tokenized, doc.text, probabilities, { vocabulary: [], shapes: [], linesAbove: 4 });
+    const texts = (dataType: string, lines: number) =>
+      spanCandidates(ctx, 1, info(lines), dataType, []).map((c) => Array.from(doc.text).slice(c.start, c.end).join(''));
+    expect(texts('Number', 1)).toEqual(expect.arrayContaining(['60.30', 'RM60.30', 'MAIN STREET', 'STREET 5,']));
+    expect(texts('Date', 1)).toEqual(expect.arrayContaining(['19/10/2018']));
+    expect(texts('Text', 1).some((t) => t.includes('\n'))).toBe(false);
+    expect(texts('Text', 2)).toEqual(expect.arrayContaining(['MAIN STREET 5,\nSOMETOWN']));
+  });
+});
+
+describe('one value per label, chosen among candidates', () => {
+  const train = Array.from({ length: 30 }, (_, n) => receipt(n, TRAIN_WORDS, 1));
+  const test = Array.from({ length: 10 }, (_, n) => receipt(n, TEST_WORDS, 2));
+  const model = trainExtractionModel(
+    train.map((r) => r.doc),
+    SCHEMA,
+  );
+  const predictions = test.map((r) => predictDocument(model, r.doc));
+  const found = (p: PredictedAnnotation[], labelId: number) => p.filter((a) => a.labelId === labelId);
+
+  it('learns a span forest and keeps it through the model file', () => {
+    expect(model.spans).not.toBeNull();
+    expect(model.classes.find((c) => c.labelId === 3)!.maxLines).toBeGreaterThanOrEqual(3);
+    const again = parseModel(serializeModel(model));
+    expect(test.map((r) => predictDocument(again, r.doc))).toEqual(predictions);
+  });
+
+  it('gives each label at most one value on receipts of unseen shops', () => {
+    for (const p of predictions) for (const label of SCHEMA.labels) expect(found(p, label.id).length).toBeLessThanOrEqual(1);
+  });
+
+  it('finds multi-line addresses whole, and the total below its label rather than the cash given', () => {
+    const right = (labelId: number, name: string) => test.filter((r, i) => found(predictions[i], labelId)[0]?.startOffset === r.doc.annotations.find((a) => a.labelId === labelId)!.startOffset && found(predictions[i], labelId)[0]?.endOffset === r.doc.annotations.find((a) => a.labelId === labelId)!.endOffset).length;
+    expect(right(3, 'address')).toBeGreaterThanOrEqual(8);
+    expect(right(4, 'total')).toBeGreaterThanOrEqual(8);
+    expect(right(2, 'date')).toBeGreaterThanOrEqual(9);
+    expect(right(1, 'company')).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('near misses', () => {
+  const gold = (labelId: number, start: number, text: string): TrainingAnnotation => ({ labelId, labelSetId: 10, annotationSetKey: 'a', text, startOffset: start, endOffset: start + text.length, correct: true });
+  const predicted = (labelId: number, start: number, text: string): PredictedAnnotation => ({ labelId, labelSetId: 10, setIndex: 0, startOffset: start, endOffset: start + text.length, text, confidence: 0.9, spans: [] });
+
+  it('measure edits, white space and case aside, within a fifth of the longer text (one edit at least)', () => {
+    expect(editDistance('60.30', '60.31')).toBe(1);
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(nearMissDistance('60.31', '60.30')).toBe(1);
+    expect(nearMissDistance('12 Main  Street', '12 main street')).toBe(0);
+    expect(nearMissDistance('NO 5, JALAN KENARI 2, PUCHONG', 'NO 5, JALAN KENARI 2, PUCHONG JAYA')).toBe(5);
+    expect(nearMissDistance('31.02', '45.30')).toBeNull();
+  });
+
+  it('are counted apart, per label and per document, with the wrong labels listed expected beside found', () => {
+    const result = evaluate(
+      [
+        { id: 7, name: 'a.jpg', gold: [gold(2, 0, '19/10/2018'), gold(4, 40, '60.30'), gold(3, 12, 'MAIN STREET 5')], predicted: [predicted(2, 0, '19/10/2018'), predicted(4, 50, '60.31'), predicted(3, 60, 'CASH')] },
+        { id: 8, name: 'b.jpg', gold: [gold(4, 40, '12.00')], predicted: [predicted(1, 0, 'SHOP')] },
+      ],
+      SCHEMA,
+    );
+    // Near misses stay false positives and negatives: F1 is the exact figure it always was.
+    expect(result.labels['4']).toMatchObject({ truePositives: 0, falsePositives: 1, falseNegatives: 2, nearMisses: 1 });
+    expect(result.overall).toMatchObject({ truePositives: 1, falsePositives: 3, falseNegatives: 3, nearMisses: 1 });
+    expect(result.documentResults).toEqual([
+      {
+        id: 7,
+        name: 'a.jpg',
+        right: 1,
+        nearMisses: 1,
+        errors: [
+          { labelId: 3, name: 'address', kind: 'wrong', expected: 'MAIN STREET 5', found: 'CASH', distance: expect.any(Number) },
+          { labelId: 4, name: 'total', kind: 'near_miss', expected: '60.30', found: '60.31', distance: 1 },
+        ],
+      },
+      {
+        id: 8,
+        name: 'b.jpg',
+        right: 0,
+        nearMisses: 0,
+        errors: [
+          { labelId: 1, name: 'company', kind: 'extra', expected: null, found: 'SHOP', distance: null },
+          { labelId: 4, name: 'total', kind: 'missed', expected: '12.00', found: null, distance: null },
+        ],
+      },
+    ]);
+    expect(result.nearMissRule).toMatch(/Levenshtein/);
+  });
+});

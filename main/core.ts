@@ -26,6 +26,7 @@ import { TRAINERS } from './ai/trainers/index.ts';
 import { analysisHandlers, ANALYZE_DOCUMENT, enqueueAnalysis } from './ai/analysis.ts';
 import { ModelFiles } from './ai/modelFiles.ts';
 import { callbackPolicy as makeCallbackPolicy } from './events/callbackTargets.ts';
+import { ensurePrivateDir, ensurePrivateFile, securePermissions } from './dataPermissions.ts';
 
 export interface Core {
   config: Config;
@@ -77,10 +78,15 @@ export interface OpenCoreOptions {
 }
 
 export async function openCore(config: Config, opts: OpenCoreOptions = { lock: true }): Promise<Core> {
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDir(config.dataDir);
   const lock = opts.lock === false ? undefined : acquireInstanceLock(config.dataDir);
   try {
-    const store = openStore(path.join(config.dataDir, 'folio.db'));
+    // Other users of this machine read nothing here: corrects installs from before and whatever was
+    // copied in since, before the store's files are opened.
+    securePermissions(config.dataDir);
+    const dbFile = path.join(config.dataDir, 'folio.db');
+    ensurePrivateFile(dbFile);
+    const store = openStore(dbFile);
     await migrateUp(store.db);
     const repos = makeRepos(store.db);
     const uow = unitOfWork(store.db);

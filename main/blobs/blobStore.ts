@@ -6,12 +6,17 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
+// Documents are private: folders 700, files 600 (see dataPermissions.ts), also for files made by others
+// (multer writes uploads with the default mode) before they take their place in the store.
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+
 export class BlobStore {
   readonly tmpDir: string;
 
   constructor(readonly root: string) {
     this.tmpDir = path.join(root, 'tmp');
-    fs.mkdirSync(this.tmpDir, { recursive: true });
+    fs.mkdirSync(this.tmpDir, { recursive: true, mode: DIR_MODE });
   }
 
   pathOf(key: string): string {
@@ -30,16 +35,19 @@ export class BlobStore {
     await pipeline(fs.createReadStream(file), hash);
     const key = hash.digest('hex');
     const target = this.pathOf(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.mkdir(path.dirname(target), { recursive: true, mode: DIR_MODE });
     const size = (await fsp.stat(file)).size;
     if (fs.existsSync(target)) await fsp.rm(file, { force: true });
-    else await fsp.rename(file, target);
+    else {
+      await fsp.chmod(file, FILE_MODE);
+      await fsp.rename(file, target);
+    }
     return { key, size };
   }
 
   async put(data: Buffer): Promise<{ key: string; size: number }> {
     const tmp = this.tempPath();
-    const fh = await fsp.open(tmp, 'w');
+    const fh = await fsp.open(tmp, 'w', FILE_MODE);
     try {
       await fh.writeFile(data);
       await fh.sync();
@@ -74,6 +82,6 @@ export class BlobStore {
   /** Removes leftovers of interrupted writes and uploads. */
   async clearTemp(): Promise<void> {
     await fsp.rm(this.tmpDir, { recursive: true, force: true });
-    await fsp.mkdir(this.tmpDir, { recursive: true });
+    await fsp.mkdir(this.tmpDir, { recursive: true, mode: DIR_MODE });
   }
 }

@@ -11,6 +11,7 @@ import { isLoopback, type Config } from './config.ts';
 import { migrateUp, openStore, type OpenedStore } from './store/db.ts';
 import { makeRepos, unitOfWork, type Repos, type UnitOfWork } from './store/repositories/index.ts';
 import { BlobStore } from './blobs/blobStore.ts';
+import { referencedBlobKeys } from './blobs/referenced.ts';
 import { makeServices, type Services } from './services/index.ts';
 import { acquireInstanceLock, type InstanceLock } from './instanceLock.ts';
 import { DocumentProcessor } from './pipeline/processor.ts';
@@ -68,7 +69,7 @@ function loadSecret(dataDir: string): Buffer {
  * committing its row (or between deleting a row and its file).
  */
 async function sweepUnreferencedBlobs(blobs: BlobStore, repos: Repos): Promise<void> {
-  const used = new Set([...(await repos.documents.blobKeys()), ...(await repos.pages.blobKeys()), ...(await repos.aiModels.blobKeys())]);
+  const used = await referencedBlobKeys(repos);
   for (const key of await blobs.keys()) if (!used.has(key)) await blobs.remove(key);
 }
 

@@ -13,6 +13,7 @@ import { segmentationRoutes } from './segmentation.ts';
 import { aiRoutes } from './ais.ts';
 import { postprocessRoutes } from './postprocess.ts';
 import { readAgainRoutes } from './readAgain.ts';
+import { backupRoutes } from './backup.ts';
 
 export const allRoutes: RouteSpec[] = [
   ...authRoutes,
@@ -28,4 +29,5 @@ export const allRoutes: RouteSpec[] = [
   ...aiRoutes,
   ...postprocessRoutes,
   ...readAgainRoutes,
+  ...backupRoutes,
 ];

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { TokenResponse, User } from '../../../shared/schemas/accounts.ts';
 import type { envelope } from '../../../shared/schemas/common.ts';
+import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import type { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
 import type { Category, Label, LabelCreate, LabelPatch, LabelSet, LabelSetCreate, LabelSetPatch } from '../../../shared/schemas/taxonomy.ts';
 import type { DocumentDetail, DocumentListItem, DocumentPatch } from '../../../shared/schemas/documents.ts';
@@ -12,6 +13,7 @@ import type { BboxResponse, PageDetail, PageOut, SpansResponse, Rect } from '../
 import type { AiModel, AiPatch } from '../../../shared/schemas/ais.ts';
 import type { DocumentSet, PostprocessDocument } from '../../../shared/schemas/postprocess.ts';
 import type { ReadRegionRequest, ReadRegionResponse } from '../../../shared/schemas/readAgain.ts';
+import type { BackupStatus } from '../../../shared/schemas/backup.ts';
 import type { QueryValue, Transport } from './transport.ts';
 
 export type Envelope<S extends z.ZodType> = z.infer<ReturnType<typeof envelope<S>>>;
@@ -65,6 +67,7 @@ export class FolioClient {
   updateProject = (id: number, changes: z.input<typeof ProjectPatch>) => this.send<ProjectOut>('PATCH', `/api/v3/projects/${id}/`, changes);
   /** Every language of spec 2.16 (about 120; the list is paged like any other, so ask for all at once). */
   ocrLanguages = async (): Promise<OcrLanguageOut[]> => (await this.get<Envelope<typeof OcrLanguage>>('/api/v3/ocr-languages/', { limit: 1000 })).results;
+  backupStatus = () => this.get<BackupStatus>('/api/v3/backup/');
 
   listCategories = (project: number) => this.get<Envelope<typeof Category>>('/api/v3/categories/', { project, limit: 1000 });
   createCategory = (project: number, name: string) => this.send<CategoryOut>('POST', '/api/v3/categories/', { project, name });
@@ -117,6 +120,8 @@ export class FolioClient {
   /** Reads one drawn region again at a higher resolution; found text joins the document text. */
   readRegion = (document: number, region: z.input<typeof ReadRegionRequest>) =>
     this.send<z.infer<typeof ReadRegionResponse>>('POST', `/api/v3/documents/${document}/read-region/`, region);
+  /** The OCR engine in use and its version, and the engines this machine has. */
+  ocrEngine = () => this.get<OcrEngineInfo>('/api/v3/ocr-engine/');
   getDocumentSet = (id: number) => this.get<DocumentSetOut>(`/api/v3/document-sets/${id}/`, { expand: 'documents' });
   /** Files the page loads directly (images, PDFs, the CSV export). */
   searchablePdfUrl = (document: number) => this.transport.fileUrl(`/doc/show/${document}/`);

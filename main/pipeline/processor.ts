@@ -18,6 +18,8 @@ import { sniff } from './sniff.ts';
 import { FileRejectedError } from './errors.ts';
 import { readerErrorContext } from './pdfWorkerPool.ts';
 import { OcrPool } from './ocr/ocrPool.ts';
+import { engineSetting, knownEngines } from './ocr/engine.ts';
+import type { OcrEngineInfo } from '../../shared/schemas/ocrEngine.ts';
 import type { PipelineLimits } from './limits.ts';
 import type { CharBox } from './textLayout.ts';
 
@@ -125,6 +127,15 @@ export class DocumentProcessor implements DocumentPipelineHook {
   ocr(): OcrPool {
     this.ocrPool ??= new OcrPool({ dataDir: this.deps.dataDir, size: this.deps.ocrWorkers });
     return this.ocrPool;
+  }
+
+  /** The engine pages are read with (FOLIO_OCR_ENGINE) and every engine this machine has. */
+  async ocrEngineInfo(): Promise<OcrEngineInfo> {
+    const { engine, version } = await this.ocr().engineInfo();
+    const engines = await Promise.all(
+      knownEngines().map(async (e) => ({ name: e.name, available: !!e.engine, version: e.engine ? await e.engine.version() : null, reason: e.missing ?? null })),
+    );
+    return { setting: engineSetting(), engine, version, engines };
   }
 
   private async process(ctx: JobContext<{ documentId: number }>): Promise<void> {
@@ -260,6 +271,7 @@ function pagesOf(result: PipelineResult): NewPage[] {
     hasTextLayer: p.hasTextLayer,
     ocr: p.ocr,
     chars: byPage.get(i) ?? [],
+    ocrRecord: p.ocrInfo,
   }));
 }
 

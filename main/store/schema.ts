@@ -172,6 +172,13 @@ export interface PagesTable {
   /** JSON `[[offset, text, x0, x1, y0, y1, line_index], ...]` in text order. */
   chars: string;
   created_at: string;
+  /** How OCR read the page (migration 0009); null for pages with a text layer. `ocr_engine`: "wasm",
+   * "native"...; `ocr_engine_version`: "tesseract 5.3.0"; `ocr_turn`: clockwise turn applied (0, 90, 180,
+   * 270); `ocr_osd_confidence`: orientation detection's confidence, null when it could not tell. */
+  ocr_engine: string | null;
+  ocr_engine_version: string | null;
+  ocr_turn: number | null;
+  ocr_osd_confidence: number | null;
 }
 
 /** One try at delivering a completion callback (spec 6). Migration 0004. */

@@ -94,6 +94,7 @@ export const DocumentListItem = z.object({
 export const DocumentDetail = DocumentListItem.extend({
   text: z.string().nullable(),
   pages: z.array(PageOut).describe('the pages as GET documents/<id>/pages/ lists them, one per page of text'),
+  ocr_engine: z.string().nullable().describe('the OCR engine and version that read its scanned pages ("native tesseract 5.3.0"); null when every page had a text layer'),
   annotation_sets: z.array(AnnotationSetTree),
 });
 export type DocumentDetail = z.infer<typeof DocumentDetail>;

@@ -49,5 +49,14 @@ export const PageOut = z.object({
   image_url: z.string().nullable(),
   page_image: z.string().nullable(),
   thumbnail_url: z.string().nullable(),
+  ocr_engine: z.string().nullable().describe('the OCR engine that read the page ("native", "wasm"); null for a page read from its text layer'),
+  ocr_engine_version: z.string().nullable().describe('its program and version, e.g. "tesseract 5.3.0"'),
+  orientation: z
+    .object({
+      turned: z.number().int().describe('clockwise degrees OCR turned the page to read it upright (already in rotation)'),
+      confidence: z.number().nullable().describe("orientation detection's confidence (tesseract OSD: 0 a guess, clean pages 10 and more); null when it could not tell"),
+    })
+    .nullable()
+    .describe('what orientation detection applied; null for a page read from its text layer'),
 });
 export const PageDetail = PageOut.extend({ entities: z.array(SpanOut).describe('the words of the page with their boxes') });

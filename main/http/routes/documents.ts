@@ -12,7 +12,7 @@ import type { DocumentDetailView } from '../../services/documentService.ts';
 import { labelingAvailable, statusPair } from '../../domain/documentStatus.ts';
 import { bool, isoOut } from '../dto.ts';
 import { annotationSetsOut } from './annotations.ts';
-import { pageOut } from './geometry.ts';
+import { documentOcrEngine, pageOut } from './geometry.ts';
 import type { ProposedDocument } from '../../ai/analysis.ts';
 
 export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentListItem> {
@@ -52,6 +52,7 @@ export const documentOut = (v: DocumentDetailView): z.infer<typeof DocumentDetai
   ...documentListOut(v.doc),
   text: v.doc.text,
   pages: v.pages.map(pageOut),
+  ocr_engine: documentOcrEngine(v.pages),
   annotation_sets: annotationSetsOut(v.tree),
 });
 

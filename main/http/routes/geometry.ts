@@ -20,7 +20,17 @@ export const pageOut = (p: PageSummary) => {
     image_url: image,
     page_image: image,
     thumbnail_url: p.thumbnail_blob ? `/page/show-thumbnail/${p.id}/` : null,
+    ocr_engine: p.ocr_engine,
+    ocr_engine_version: p.ocr_engine_version,
+    orientation: p.ocr_turn === null ? null : { turned: p.ocr_turn, confidence: p.ocr_osd_confidence },
   };
+};
+
+/** Which engine read a document, from its pages: "native tesseract 5.3.0"; several joined by commas
+ * (a document read partly by one, partly by another); null when no page was OCR'd. */
+export const documentOcrEngine = (pages: readonly PageSummary[]): string | null => {
+  const names = [...new Set(pages.filter((p) => p.ocr_engine !== null).map((p) => `${p.ocr_engine} ${p.ocr_engine_version ?? ''}`.trim()))];
+  return names.length ? names.join(', ') : null;
 };
 
 const doc = '/api/v3/documents/:id';

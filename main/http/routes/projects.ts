@@ -1,6 +1,7 @@
 // Projects (spec 2.1) and their members.
 import { pageOfList } from '../../../shared/listParams.ts';
 import { route, type RouteSpec } from '../route.ts';
+import { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
 import { Member, MemberAdd, MemberPatch } from '../../../shared/schemas/accounts.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
@@ -39,6 +40,14 @@ export const projectRoutes: RouteSpec[] = [
       const all = ctx.core.services.projects.ocrLanguages();
       return ctx.page(pageOfList(all, params), params, (l) => l);
     },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v3/ocr-engine/',
+    tag: 'projects',
+    summary: 'The OCR engine that reads scanned pages (FOLIO_OCR_ENGINE) and its version, and every engine with whether this machine has it',
+    response: OcrEngineInfo,
+    handler: (ctx) => ctx.core.processor.ocrEngineInfo(),
   }),
   route({
     method: 'get',

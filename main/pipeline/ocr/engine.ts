@@ -65,3 +65,13 @@ export function selectEngine(env: NodeJS.ProcessEnv = process.env): OcrEngine {
   }
   return wasmEngine();
 }
+
+/** Every engine Folio has, each with the engine when this machine can run it, or why not. The setting
+ * picks one of these (selectEngine); the benchmark reads with each. */
+export function knownEngines(env: NodeJS.ProcessEnv = process.env): { name: string; engine?: OcrEngine; missing?: string }[] {
+  const program = findNativeTesseract(env);
+  return [
+    { name: 'wasm', engine: wasmEngine() },
+    program ? { name: 'native', engine: nativeEngine(program) } : { name: 'native', missing: 'the tesseract program (4 or later) is not installed (tesseract-ocr, or FOLIO_TESSERACT)' },
+  ];
+}

@@ -8,6 +8,7 @@ import * as m0005 from './0005_pages.ts';
 import * as m0006 from './0006_ai_models.ts';
 import * as m0007 from './0007_typed_annotations.ts';
 import * as m0008 from './0008_job_interruptions.ts';
+import * as m0009 from './0009_page_ocr_record.ts';
 
 export interface Migration {
   name: string;
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   { name: '0006_ai_models', ...m0006 },
   { name: '0007_typed_annotations', ...m0007 },
   { name: '0008_job_interruptions', ...m0008 },
+  { name: '0009_page_ocr_record', ...m0009 },
 ];

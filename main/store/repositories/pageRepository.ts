@@ -19,11 +19,13 @@ export interface NewPage {
   hasTextLayer: boolean;
   ocr: boolean;
   chars: readonly CharBox[];
+  /** How OCR read the page; absent for pages with a text layer. */
+  ocrRecord?: { engine: string; version: string; turn: number; osdConfidence: number | null };
 }
 
 const SUMMARY = [
   'id', 'document_id', 'number', 'width_pt', 'height_pt', 'rotation', 'image_blob', 'image_width', 'image_height',
-  'thumbnail_blob', 'has_text_layer', 'ocr', 'created_at',
+  'thumbnail_blob', 'has_text_layer', 'ocr', 'created_at', 'ocr_engine', 'ocr_engine_version', 'ocr_turn', 'ocr_osd_confidence',
 ] as const;
 
 export class PageRepository {
@@ -50,6 +52,10 @@ export class PageRepository {
           ocr: p.ocr ? 1 : 0,
           chars: encodeChars(p.chars),
           created_at: t,
+          ocr_engine: p.ocrRecord?.engine ?? null,
+          ocr_engine_version: p.ocrRecord?.version ?? null,
+          ocr_turn: p.ocrRecord?.turn ?? null,
+          ocr_osd_confidence: p.ocrRecord?.osdConfidence ?? null,
         })
         .execute();
     }

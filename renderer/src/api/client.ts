@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { TokenResponse, User } from '../../../shared/schemas/accounts.ts';
 import type { envelope } from '../../../shared/schemas/common.ts';
+import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import type { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
 import type { Category, Label, LabelCreate, LabelPatch, LabelSet, LabelSetCreate, LabelSetPatch } from '../../../shared/schemas/taxonomy.ts';
 import type { DocumentDetail, DocumentListItem, DocumentPatch } from '../../../shared/schemas/documents.ts';
@@ -119,6 +120,8 @@ export class FolioClient {
   /** Reads one drawn region again at a higher resolution; found text joins the document text. */
   readRegion = (document: number, region: z.input<typeof ReadRegionRequest>) =>
     this.send<z.infer<typeof ReadRegionResponse>>('POST', `/api/v3/documents/${document}/read-region/`, region);
+  /** The OCR engine in use and its version, and the engines this machine has. */
+  ocrEngine = () => this.get<OcrEngineInfo>('/api/v3/ocr-engine/');
   getDocumentSet = (id: number) => this.get<DocumentSetOut>(`/api/v3/document-sets/${id}/`, { expand: 'documents' });
   /** Files the page loads directly (images, PDFs, the CSV export). */
   searchablePdfUrl = (document: number) => this.transport.fileUrl(`/doc/show/${document}/`);

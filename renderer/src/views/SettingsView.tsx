@@ -2,6 +2,7 @@
 // the OCR languages Folio can read.
 import { useEffect, useMemo, useState } from 'react';
 import type { OcrLanguageOut } from '../api/client.ts';
+import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import { clientFor, useSession } from '../state/session.ts';
 import { CopyButton } from './settings/CopyButton.tsx';
 import { TokenCard } from './settings/TokenCard.tsx';
@@ -101,6 +102,7 @@ function OcrLanguagesCard() {
         </p>
       )}
       {!languages && !error && <p className="muted">Loading…</p>}
+      <OcrEngineLine />
       {languages && (
         <>
           <ul className="language-list" aria-label="Installed OCR languages">
@@ -118,5 +120,34 @@ function OcrLanguagesCard() {
         </>
       )}
     </section>
+  );
+}
+
+/** Which OCR engine reads scanned pages (FOLIO_OCR_ENGINE), its version, and the others this machine has. */
+function OcrEngineLine() {
+  const call = useSession((s) => s.call);
+  const [info, setInfo] = useState<OcrEngineInfo | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    call((c) => c.ocrEngine()).then(setInfo, (err: Error) => setError(err.message));
+  }, [call]);
+  if (error) return <p className="muted" data-testid="ocr-engine">OCR engine: unknown ({error}).</p>;
+  if (!info) return <p className="muted" data-testid="ocr-engine">OCR engine: …</p>;
+  const others = info.engines.filter((e) => e.name !== info.engine);
+  return (
+    <p data-testid="ocr-engine">
+      OCR engine: <strong>{info.engine}</strong> ({info.version}
+      {info.setting === 'auto' ? ', chosen automatically' : `, FOLIO_OCR_ENGINE=${info.setting}`}).{' '}
+      <span className="muted">
+        {others.map((e, i) => (
+          <span key={e.name}>
+            {i > 0 ? '; ' : 'Also '}
+            {e.available ? `${e.name} (${e.version}) is available` : `${e.name} is not available: ${e.reason}`}
+          </span>
+        ))}
+        {others.length ? '. ' : ''}
+        Each page records the engine that read it.
+      </span>
+    </p>
   );
 }

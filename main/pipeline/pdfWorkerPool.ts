@@ -15,6 +15,16 @@ const WORKER_URL = new URL('./pdfWorker.mjs', import.meta.url);
 const WORKER_BYTES = 250 * 2 ** 20;
 /** What the workers of one document may take by default, so that OCR and the rest fit the pipeline's 1.5 GB. */
 const MEMORY_BUDGET = 640 * 2 ** 20;
+/**
+ * Busy workers of the whole process at most (FOLIO_PDF_WORKERS): each takes 90-250 MB, and 50 uploads at
+ * once each started its own for the upload check (2.2 GB measured). Requests beyond it wait their turn.
+ * One more than the cores (at least 3, at most 6): a document's pages and a couple of upload checks at once.
+ */
+export const MAX_BUSY_WORKERS = (() => {
+  const raw = process.env.FOLIO_PDF_WORKERS;
+  if (raw && /^\d+$/.test(raw) && Number(raw) >= 1) return Number(raw);
+  return Math.max(3, Math.min(os.availableParallelism() + 1, 6));
+})();
 /** Finished workers stay warm this long for the next document: starting one costs about half a second. */
 const IDLE_WORKER_MS = 15_000;
 /** A request (opening a PDF, one page, a check) that takes longer fails and its worker is stopped: a
@@ -48,7 +58,7 @@ export async function* eachPage<T>(pdf: Uint8Array, job: PageWork<T>): AsyncGene
   const workers: PdfWorker[] = [];
   let finished = false;
   try {
-    workers.push(acquireWorker(timeoutMs));
+    workers.push(await acquireWorker(timeoutMs));
     const numPages = await open(workers[0]);
     const wanted = job.pages ?? Array.from({ length: numPages }, (_, i) => i + 1);
     for (const n of wanted) {
@@ -57,7 +67,9 @@ export async function* eachPage<T>(pdf: Uint8Array, job: PageWork<T>): AsyncGene
     const affordable = Math.floor(MEMORY_BUDGET / (WORKER_BYTES + pdf.length));
     const count = Math.max(1, Math.min(wanted.length, job.workers ?? Math.min(os.availableParallelism() - 1, 4, affordable)));
     while (workers.length < count) {
-      const worker = acquireWorker(timeoutMs);
+      // More workers only while the process has them to spare: the first one always does the job.
+      const worker = tryAcquireWorker(timeoutMs);
+      if (!worker) break;
       workers.push(worker);
       // Its pages queue behind the open and fail with it if it fails.
       open(worker).catch(() => undefined);
@@ -94,13 +106,13 @@ export async function* eachPage<T>(pdf: Uint8Array, job: PageWork<T>): AsyncGene
   } finally {
     // Workers still busy (the consumer stopped early, or another page failed) are stopped; the others close
     // the document and wait for the next one (a PDF pdf.js refused leaves its worker fine).
-    await Promise.all(workers.map((w) => (finished || w.idle ? w.close().then(() => releaseWorker(w), () => w.terminate()) : w.terminate())));
+    await Promise.all(workers.map((w) => (finished || w.idle ? w.close().then(() => releaseWorker(w), () => discardWorker(w)) : discardWorker(w))));
   }
 }
 
 /** Runs requests that need no open document (the upload check's) on a pooled worker. */
 export async function withPdfWorker<T>(fn: (worker: PdfWorker) => Promise<T>, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
-  const worker = acquireWorker(timeoutMs);
+  const worker = await acquireWorker(timeoutMs);
   try {
     return await fn(worker);
   } finally {
@@ -130,8 +142,45 @@ export function readerErrorContext(err: unknown): string | undefined {
 }
 
 const idleWorkers: { worker: PdfWorker; timer: NodeJS.Timeout }[] = [];
+/** Workers handed out and not given back yet, and who waits for one (first come, first served). */
+let busyWorkers = 0;
+const waitingForWorker: (() => void)[] = [];
 
-function acquireWorker(timeoutMs: number): PdfWorker {
+/** A worker for this request, waiting while MAX_BUSY_WORKERS are busy. Give it back with releaseWorker or
+ * discardWorker. */
+async function acquireWorker(timeoutMs: number): Promise<PdfWorker> {
+  if (busyWorkers < MAX_BUSY_WORKERS && waitingForWorker.length === 0) busyWorkers++;
+  // freeSlot hands its slot straight to the first in line, so nobody arriving later takes it first.
+  else await new Promise<void>((resolve) => waitingForWorker.push(resolve));
+  return takeWorker(timeoutMs);
+}
+
+/** A worker if one may be busy now, else undefined (for the extra workers of a document). */
+function tryAcquireWorker(timeoutMs: number): PdfWorker | undefined {
+  if (busyWorkers >= MAX_BUSY_WORKERS || waitingForWorker.length > 0) return undefined;
+  busyWorkers++;
+  return takeWorker(timeoutMs);
+}
+
+/** Workers busy, kept warm, and requests waiting for one. */
+export function pdfWorkerStats(): { busy: number; idle: number; waiting: number } {
+  return { busy: busyWorkers, idle: idleWorkers.length, waiting: waitingForWorker.length };
+}
+
+function freeSlot(): void {
+  const next = waitingForWorker.shift();
+  if (next) next();
+  else busyWorkers--;
+}
+
+/** A worker that must not be reused (it is busy with an abandoned page, or broken): stopped, its slot freed. */
+async function discardWorker(worker: PdfWorker): Promise<void> {
+  freeSlot();
+  await worker.terminate();
+}
+
+/** The worker for a slot already taken: a warm one if there is one, else a new one. */
+function takeWorker(timeoutMs: number): PdfWorker {
   try {
     for (let warm = idleWorkers.pop(); warm; warm = idleWorkers.pop()) {
       clearTimeout(warm.timer);
@@ -145,11 +194,17 @@ function acquireWorker(timeoutMs: number): PdfWorker {
     // One worker starts in reserve whenever the last idle one is taken: what comes while the others are busy
     // (an upload check while a document renders) finds it ready instead of waiting ~0.5 s (more under load,
     // about 90 MB) for a new one. Unused, it goes after IDLE_WORKER_MS like any idle worker.
-    if (idleWorkers.length === 0) releaseWorker(new PdfWorker(DEFAULT_TIMEOUT_MS));
+    if (idleWorkers.length === 0) parkWorker(new PdfWorker(DEFAULT_TIMEOUT_MS));
   }
 }
 
 function releaseWorker(worker: PdfWorker): void {
+  freeSlot();
+  parkWorker(worker);
+}
+
+/** Keeps a usable worker warm for the next request (not counted as busy), else ends it. */
+function parkWorker(worker: PdfWorker): void {
   if (!worker.usable) {
     void worker.terminate();
     return;

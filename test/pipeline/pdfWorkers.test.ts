@@ -1,8 +1,10 @@
-// A failure pdf.js itself reports while reading a file is the file's: retrying cannot cure it, so the
+// The PDF worker threads as a shared resource. A failure pdf.js itself reports while reading a file is the file's: retrying cannot cure it, so the
 // document ends in 111 at once with words a reviewer understands (processor.ts), instead of five
 // attempts with backoff that keep the queue busy and show pdf.js's internals.
 import { describe, expect, it } from 'vitest';
-import { readerErrorContext } from '../../main/pipeline/pdfWorkerPool.ts';
+import { MAX_BUSY_WORKERS, pdfWorkerStats, readerErrorContext } from '../../main/pipeline/pdfWorkerPool.ts';
+import { inspectPdf } from '../../main/pipeline/pdfCheck.ts';
+import { textPdf } from '../fixtures/pdfSamples.ts';
 import { renderPages } from '../../main/pipeline/render.ts';
 
 describe('readerErrorContext', () => {
@@ -19,5 +21,28 @@ describe('readerErrorContext', () => {
     expect(readerErrorContext(new Error('PDF worker exited with code 1'))).toBeUndefined();
     expect(readerErrorContext(Object.assign(new Error('cannot render page 2: Array buffer allocation failed'), { fromReader: true, context: 'cannot render page 2' }))).toBeUndefined();
     expect(readerErrorContext(Object.assign(new Error('cannot render page 2: bad XRef entry'), { fromReader: true, context: 'cannot render page 2' }))).toBe('cannot render page 2');
+  });
+});
+
+describe('the PDF workers of the process', () => {
+  it(`never has more than MAX_BUSY_WORKERS (${MAX_BUSY_WORKERS}) busy at once: 24 upload checks and a rendering wait their turn, and all finish`, async () => {
+    const pdfs = await Promise.all(Array.from({ length: 24 }, (_, i) => textPdf([[`Check ${i}`]])));
+    let most = 0;
+    const sampler = setInterval(() => (most = Math.max(most, pdfWorkerStats().busy)), 2);
+    try {
+      const rendering = (async () => {
+        let pages = 0;
+        for await (const _ of renderPages(await textPdf([['one'], ['two'], ['three']]))) pages++;
+        return pages;
+      })();
+      const checks = await Promise.all(pdfs.map((pdf) => inspectPdf(pdf)));
+      expect(checks.map((c) => c.pageCount)).toEqual(pdfs.map(() => 1));
+      expect(await rendering).toBe(3);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(MAX_BUSY_WORKERS);
+    expect(pdfWorkerStats()).toMatchObject({ busy: 0, waiting: 0 });
   });
 });

@@ -90,7 +90,7 @@ function receipt(n: number, words: string[], seed: number): Receipt {
 }
 
 describe('candidate values', () => {
-  const info = (maxLines: number): ClassInfo => ({ labelId: 4, labelSetId: 10, maxGapEm: 1, multiLine: maxLines > 1, maxLines, repeatsInSet: false, examples: 1 });
+  const info = (maxLines: number): ClassInfo => ({ labelId: 4, labelSetId: 10, maxGapEm: 1, multiLine: maxLines > 1, maxLines, maxTokens: 2, repeatsInSet: false, examples: 1 });
 
   it('include the amount or date inside a token, sub-ranges of a line and blocks of whole lines', () => {
     const doc = layoutDocument('c', [[[20, 'MAIN STREET 5,']], [[20, 'SOMETOWN']], [[20, 'RM60.30'], [200, 'ON19/10/2018']]]);

@@ -19,7 +19,7 @@ const ModelFile = z.object({
   }),
   features: z.object({ vocabulary: z.array(z.string()), shapes: z.array(z.string()), linesAbove: Int.min(0) }),
   classes: z.array(
-    z.object({ labelId: Int, labelSetId: Int, maxGapEm: Num.nullable(), multiLine: z.boolean(), maxLines: Int.min(1), repeatsInSet: z.boolean(), examples: Int.min(0) }),
+    z.object({ labelId: Int, labelSetId: Int, maxGapEm: Num.nullable(), multiLine: z.boolean(), maxLines: Int.min(1), maxTokens: Int.min(1), repeatsInSet: z.boolean(), examples: Int.min(0) }),
   ),
   labelSetLayouts: z.array(z.object({ labelSetId: Int, multiLine: z.boolean() })),
   forest: ForestSchema,

@@ -25,8 +25,10 @@ export interface SpanCandidate {
 const SEEDS = 6;
 /** A seed below this probability is no seed (its candidates would score nothing). */
 const MIN_SEED = 0.02;
-/** Longest sub-range of one line, in tokens. */
+/** Longest sub-range of one line, in tokens; and how many tokens more than its longest training annotation
+ * on a line a class's candidate may have (OCR splits words that a reviewer's annotation held whole). */
 const MAX_TOKENS = 12;
+const EXTRA_TOKENS = 2;
 
 /** An amount inside a token ("RM60.30", "60.30J"): digits with a decimal separator and one or two decimals. */
 const AMOUNT_IN = /\d{1,3}(?:[.,' ]\d{3})*[.,]\d{1,2}|\d+[.,]\d{1,2}/gu;
@@ -77,11 +79,12 @@ export function spanCandidates(ctx: SpanDocContext, cls: number, info: ClassInfo
     const key = `${start}:${end}`;
     if (!out.has(key)) out.set(key, { cls, start, end, tokens, trimmed: start !== tokens[0].start || end !== tokens[tokens.length - 1].end, isRun: runKeys.has(key) });
   };
+  const longest = Math.min(MAX_TOKENS, info.maxTokens + EXTRA_TOKENS);
   for (const seed of seeds) {
     const line = doc.lines[seed.lineNo].tokens;
     const c = seed.column;
-    for (let i = Math.max(0, c - MAX_TOKENS + 1); i <= c; i++) {
-      for (let j = c; j < line.length && j - i < MAX_TOKENS; j++) add(line.slice(i, j + 1));
+    for (let i = Math.max(0, c - longest + 1); i <= c; i++) {
+      for (let j = c; j < line.length && j - i < longest; j++) add(line.slice(i, j + 1));
     }
     // Blocks of whole lines around the seed's line, as tall as training annotations of the class were.
     for (let a = seed.lineNo - info.maxLines + 1; a <= seed.lineNo; a++) {

@@ -14,6 +14,8 @@ export interface ClassInfo {
   multiLine: boolean;
   /** The most lines one annotation of the class covered (at most MAX_SPAN_LINES): how tall a candidate may be. */
   maxLines: number;
+  /** The most tokens one annotation of the class had on one line: how long a candidate within a line may be. */
+  maxTokens: number;
   /** The label has more than one distinct text in one annotation set in at least a quarter of the sets that have it. */
   repeatsInSet: boolean;
   /** Tokens learnt from. */
@@ -61,6 +63,7 @@ export function labelDocuments(
   const gaps = order.map(() => [] as number[]);
   const multiLine = order.map(() => 0);
   const maxLines = order.map(() => 1);
+  const maxTokens = order.map(() => 1);
   const annotations = order.map(() => 0);
   const examples = order.map(() => 0);
   const setsWith = order.map(() => 0);
@@ -87,6 +90,9 @@ export function labelDocuments(
       const lines = new Set(covered.map((t) => t.lineNo)).size;
       if (lines > 1) multiLine[cls - 1] += 1;
       maxLines[cls - 1] = Math.min(MAX_SPAN_LINES, Math.max(maxLines[cls - 1], lines));
+      const perLine = new Map<number, number>();
+      for (const t of covered) perLine.set(t.lineNo, (perLine.get(t.lineNo) ?? 0) + 1);
+      maxTokens[cls - 1] = Math.max(maxTokens[cls - 1], ...perLine.values());
       covered.forEach((t, k) => {
         // A token annotated twice keeps its first label: the classifier gives each token one class.
         if (classes[t.index] === 0) {
@@ -118,6 +124,7 @@ export function labelDocuments(
     // A stray multi-line annotation is a mistake more likely than a habit.
     multiLine: multiLine[i] >= Math.max(2, 0.25 * annotations[i]),
     maxLines: maxLines[i],
+    maxTokens: maxTokens[i],
     repeatsInSet: setsRepeating[i] >= Math.max(1, 0.25 * setsWith[i]),
     examples: examples[i],
   }));

@@ -4,7 +4,7 @@
 import { BrokenPdfError, EncryptedPdfError } from './errors.ts';
 import { checkPageCount, pipelineLimits } from './limits.ts';
 import type { PdfProbe, PdfRewrite } from './pdfProbe.ts';
-import { withPdfWorker } from './pdfWorkerPool.ts';
+import { withPdfWorker, type PdfWorker } from './pdfWorkerPool.ts';
 import { pdfHeaderOffset } from './sniff.ts';
 
 export interface PdfInspection {
@@ -63,11 +63,33 @@ export async function inspectPdf(upload: Uint8Array, opts: InspectPdfOptions = {
 }
 
 function openWithPdfjs(pdf: Uint8Array): Promise<PdfProbe> {
-  return withPdfWorker((worker) => worker.probe(pdf));
+  return onSoundWorker((worker) => worker.probe(pdf));
 }
 
 function rewriteWithPdfLib(pdf: Uint8Array): Promise<PdfRewrite> {
-  return withPdfWorker((worker) => worker.rewrite(pdf));
+  return onSoundWorker((worker) => worker.rewrite(pdf));
+}
+
+/**
+ * The probe and the rewrite answer a file's faults as results; a worker that dies or stops answering meanwhile
+ * is another matter. It may not be this file's doing: a warm worker can be brought down by what an earlier
+ * document left running in it (the 500 one upload got from another's pdf.js error). So once more on a fresh
+ * worker; a file that brings that one down too is refused as one the reader cannot take, a 400, not a 500.
+ */
+export async function onSoundWorker<T>(work: (worker: PdfWorker) => Promise<T>): Promise<T> {
+  try {
+    return await withPdfWorker(work);
+  } catch (first) {
+    // A file that takes longer than the time-out takes as long again: no second try.
+    if (/^no answer after/.test((first as Error)?.message ?? '')) {
+      throw new BrokenPdfError(`The PDF could not be checked: the PDF reader took too long (${(first as Error).message}).`);
+    }
+    try {
+      return await withPdfWorker(work, undefined, { fresh: true });
+    } catch (err) {
+      throw new BrokenPdfError(`The PDF could not be checked: reading it stopped the PDF reader (${err instanceof Error ? err.message : String(err)}).`);
+    }
+  }
 }
 
 // ---- Cross-reference check. pdf.js silently rebuilds a broken xref by scanning, so it cannot tell us

@@ -111,8 +111,8 @@ export async function* eachPage<T>(pdf: Uint8Array, job: PageWork<T>): AsyncGene
 }
 
 /** Runs requests that need no open document (the upload check's) on a pooled worker. */
-export async function withPdfWorker<T>(fn: (worker: PdfWorker) => Promise<T>, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
-  const worker = await acquireWorker(timeoutMs);
+export async function withPdfWorker<T>(fn: (worker: PdfWorker) => Promise<T>, timeoutMs = DEFAULT_TIMEOUT_MS, opts: { fresh?: boolean } = {}): Promise<T> {
+  const worker = await acquireWorker(timeoutMs, opts.fresh);
   try {
     return await fn(worker);
   } finally {
@@ -148,11 +148,11 @@ const waitingForWorker: (() => void)[] = [];
 
 /** A worker for this request, waiting while MAX_BUSY_WORKERS are busy. Give it back with releaseWorker or
  * discardWorker. */
-async function acquireWorker(timeoutMs: number): Promise<PdfWorker> {
+async function acquireWorker(timeoutMs: number, fresh = false): Promise<PdfWorker> {
   if (busyWorkers < MAX_BUSY_WORKERS && waitingForWorker.length === 0) busyWorkers++;
   // freeSlot hands its slot straight to the first in line, so nobody arriving later takes it first.
   else await new Promise<void>((resolve) => waitingForWorker.push(resolve));
-  return takeWorker(timeoutMs);
+  return fresh ? new PdfWorker(timeoutMs) : takeWorker(timeoutMs);
 }
 
 /** A worker if one may be busy now, else undefined (for the extra workers of a document). */

@@ -3,7 +3,8 @@
 // attempts with backoff that keep the queue busy and show pdf.js's internals.
 import { describe, expect, it } from 'vitest';
 import { MAX_BUSY_WORKERS, pdfWorkerStats, readerErrorContext } from '../../main/pipeline/pdfWorkerPool.ts';
-import { inspectPdf } from '../../main/pipeline/pdfCheck.ts';
+import { inspectPdf, onSoundWorker } from '../../main/pipeline/pdfCheck.ts';
+import { BrokenPdfError } from '../../main/pipeline/errors.ts';
 import { textPdf } from '../fixtures/pdfSamples.ts';
 import { renderPages } from '../../main/pipeline/render.ts';
 
@@ -43,6 +44,31 @@ describe('the PDF workers of the process', () => {
     }
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(MAX_BUSY_WORKERS);
+    expect(pdfWorkerStats()).toMatchObject({ busy: 0, waiting: 0 });
+  });
+});
+
+describe('the upload check when its worker dies', () => {
+  it('tries once more on a fresh worker: a worker lost to something else does not fail the upload', async () => {
+    const pdf = await textPdf([['survivor']]);
+    let tries = 0;
+    const probe = await onSoundWorker(async (worker) => {
+      if (tries++ === 0) void worker.terminate();
+      return worker.probe(pdf);
+    });
+    expect(tries).toBe(2);
+    expect(probe).toMatchObject({ ok: true, pageCount: 1 });
+  });
+
+  it('refuses the file with a 400 when it brings the fresh worker down as well', async () => {
+    const pdf = await textPdf([['killer']]);
+    const err = await onSoundWorker(async (worker) => {
+      void worker.terminate();
+      return worker.probe(pdf);
+    }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(BrokenPdfError);
+    expect((err as BrokenPdfError).status).toBe(400);
+    expect((err as Error).message).toMatch(/stopped the PDF reader/);
     expect(pdfWorkerStats()).toMatchObject({ busy: 0, waiting: 0 });
   });
 });

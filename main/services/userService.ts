@@ -44,11 +44,23 @@ export class UserService {
 
   async remove(email: string): Promise<void> {
     const user = await this.byEmail(email);
+    await this.keepOwners(user);
     await this.repos.users.remove(user.id);
   }
 
   async removeById(id: number): Promise<void> {
+    const user = await this.repos.users.findById(id);
+    if (!user) throw new NotFoundError('User not found.');
+    await this.keepOwners(user);
     if (!(await this.repos.users.remove(id))) throw new NotFoundError('User not found.');
+  }
+
+  /** A project keeps at least one owner: its only owner's account stays until another member is one. */
+  private async keepOwners(user: UserRow): Promise<void> {
+    const projects = await this.repos.projects.soleOwnerOf(user.id);
+    if (!projects.length) return;
+    const named = projects.slice(0, 5).map((p) => `${p.id} (${p.name})`).join(', ') + (projects.length > 5 ? `, and ${projects.length - 5} more` : '');
+    throw ValidationError.of('user', `${user.email} is the only owner of project ${named}: make another member an owner first, or delete the project.`);
   }
 
   async setPassword(email: string, password: string): Promise<void> {

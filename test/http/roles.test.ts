@@ -214,6 +214,20 @@ describe('members', () => {
     expect(await roles()).toEqual({ 'owner@test.local': 'owner', 'member@test.local': 'member' });
   });
 
+  it("an account that is a project's only owner is not removed until another member is an owner", async () => {
+    const solo = await s.userClient('solo@test.local');
+    const soloId = (await solo.get('/api/v3/auth/me/')).body.id;
+    const p = (await solo.post('/api/v3/projects/', { name: 'Solo' })).body;
+    await solo.post(`/api/v3/projects/${p.id}/members/`, { email: 'member@test.local' });
+    const refused = await s.admin.delete(`/api/v3/users/${soloId}/`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.user[0]).toBe(`solo@test.local is the only owner of project ${p.id} (Solo): make another member an owner first, or delete the project.`);
+    expect((await solo.get(`/api/v3/projects/${p.id}/`)).status).toBe(200);
+    expect((await solo.patch(`/api/v3/projects/${p.id}/members/${ids.member}/`, { role: 'owner' })).status).toBe(200);
+    expect((await s.admin.delete(`/api/v3/users/${soloId}/`)).status).toBe(204);
+    expect((await member.get(`/api/v3/projects/${p.id}/members/`)).body.results.map((m: any) => [m.email, m.role])).toEqual([['member@test.local', 'owner']]);
+  });
+
   it('form-encoded role works like JSON', async () => {
     const r = await owner.post(`${url}members/`, { email: 'stranger@test.local', role: 'owner' }, { form: true });
     expect(r.status).toBe(201);

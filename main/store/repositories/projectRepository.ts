@@ -144,6 +144,23 @@ export class ProjectRepository {
     return (await this.roleOf(projectId, userId)) ? 'last-owner' : 'not-member';
   }
 
+  /** The projects whose only owner is this user (removing their account would leave them ownerless). */
+  soleOwnerOf(userId: number): Promise<{ id: number; name: string }[]> {
+    return this.db
+      .selectFrom('projects')
+      .innerJoin('project_members as mine', (j) => j.onRef('mine.project_id', '=', 'projects.id').on('mine.user_id', '=', userId).on('mine.role', '=', 'owner'))
+      .select(['projects.id', 'projects.name'])
+      .where((eb) =>
+        eb(
+          eb.selectFrom('project_members as owners').select((e) => e.fn.countAll<number>().as('n')).whereRef('owners.project_id', '=', 'projects.id').where('owners.role', '=', 'owner'),
+          '=',
+          1,
+        ),
+      )
+      .orderBy('projects.id')
+      .execute();
+  }
+
   /** Removes a member, unless they are the project's last owner. */
   async removeMember(projectId: number, userId: number): Promise<MemberChange> {
     const r = await this.db

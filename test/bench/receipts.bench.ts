@@ -165,7 +165,10 @@ try {
   });
   console.log(`  test receipts uploaded and extracted in ${seconds(performance.now() - started)} s`);
 
-  const baseline: Figures | null = process.env.BENCH_RECEIPTS_BASELINE ? JSON.parse(fs.readFileSync(process.env.BENCH_RECEIPTS_BASELINE, 'utf8')) : null;
+  // A baseline that is not there (yet) prints the figures alone rather than losing a long run.
+  const baselineFile = process.env.BENCH_RECEIPTS_BASELINE;
+  const baseline: Figures | null = baselineFile && fs.existsSync(baselineFile) ? JSON.parse(fs.readFileSync(baselineFile, 'utf8')) : null;
+  if (baselineFile && !baseline) console.log(`  (no baseline figures in ${baselineFile})`);
   const figures: Figures = { fields: {}, found: 0, trainingSeconds: Number(ai.training_seconds), notInOcrTraining };
   let inOcr = 0;
   let foundInOcr = 0;

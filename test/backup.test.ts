@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../main/config.ts';
 import { openCore } from '../main/core.ts';
 import { createBackup, LAST_BACKUP_FILE } from '../main/backup/backup.ts';
-import { Client, tempDir } from './helpers/testServer.ts';
+import { Client, startTestServer, tempDir } from './helpers/testServer.ts';
 import { killAllFolios, runFolio, startFolio } from './helpers/processes.ts';
 import { created, makeTaxonomy, pdfWithText, textLineSpan, upload } from './helpers/documentFixtures.ts';
 
@@ -168,4 +168,25 @@ describe('folio restore refuses', () => {
     expect(fs.readdirSync(empty)).toEqual([]);
     expect(fs.existsSync(path.join(withData, LAST_BACKUP_FILE))).toBe(false);
   }, 60_000);
+});
+
+describe('GET /api/v3/backup/', () => {
+  it('needs a login, and answers null for a missing or unreadable record instead of failing', async () => {
+    const s = await startTestServer();
+    try {
+      expect((await s.anonymous().get('/api/v3/backup/')).status).toBe(401);
+      const user = await s.userClient('reader@backup.local');
+      expect((await user.get('/api/v3/backup/')).body).toEqual({ last_backup: null });
+      for (const garbage of ['{"created_at": "yesterday", "size": 1}', '{not json', '[]']) {
+        fs.writeFileSync(path.join(s.dataDir, LAST_BACKUP_FILE), garbage);
+        const r = await user.get('/api/v3/backup/');
+        expect(r.status, garbage).toBe(200);
+        expect(r.body, garbage).toEqual({ last_backup: null });
+      }
+      fs.writeFileSync(path.join(s.dataDir, LAST_BACKUP_FILE), JSON.stringify({ created_at: '2026-05-01T10:00:00.000Z', size: 1234 }));
+      expect((await user.get('/api/v3/backup/')).body).toEqual({ last_backup: { created_at: '2026-05-01T10:00:00.000Z', size: 1234 } });
+    } finally {
+      await s.close();
+    }
+  });
 });

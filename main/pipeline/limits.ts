@@ -8,9 +8,12 @@ export interface PipelineLimits {
   maxPages: number;
   /** Most pixels of one image page (FOLIO_MAX_IMAGE_PIXELS): bounds the memory a decode takes. */
   maxImagePixels: number;
+  /** Most bytes one compressed stream of a PDF may inflate to (FOLIO_MAX_STREAM_MB): bounds what a
+   * decompression bomb costs. The default holds an image of FOLIO_MAX_IMAGE_PIXELS in CMYK. */
+  maxStreamBytes: number;
 }
 
-export const DEFAULT_LIMITS: PipelineLimits = { maxPages: 1000, maxImagePixels: 100_000_000 };
+export const DEFAULT_LIMITS: PipelineLimits = { maxPages: 1000, maxImagePixels: 100_000_000, maxStreamBytes: 512 * 2 ** 20 };
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name]?.trim();
@@ -23,6 +26,7 @@ export function pipelineLimits(env: NodeJS.ProcessEnv = process.env): PipelineLi
   return {
     maxPages: positiveInt(env, 'FOLIO_MAX_PAGES', DEFAULT_LIMITS.maxPages),
     maxImagePixels: positiveInt(env, 'FOLIO_MAX_IMAGE_PIXELS', DEFAULT_LIMITS.maxImagePixels),
+    maxStreamBytes: positiveInt(env, 'FOLIO_MAX_STREAM_MB', DEFAULT_LIMITS.maxStreamBytes / 2 ** 20) * 2 ** 20,
   };
 }
 

@@ -1,7 +1,8 @@
 // Checks an uploaded PDF before anything else reads it: page count, password protection, and damage.
 // A damaged file that pdf.js or pdf-lib can still read is rewritten by pdf-lib with a clean xref/trailer.
 // pdf.js and pdf-lib parse the whole file: they run in a PDF worker thread (pdfProbe.ts), the verdicts here.
-import { BrokenPdfError, EncryptedPdfError } from './errors.ts';
+import { BrokenPdfError, EncryptedPdfError, LimitError } from './errors.ts';
+import { oversizedStream } from './flateStreams.ts';
 import { checkPageCount, pipelineLimits } from './limits.ts';
 import type { PdfProbe, PdfRewrite } from './pdfProbe.ts';
 import { withPdfWorker, type PdfWorker } from './pdfWorkerPool.ts';
@@ -26,6 +27,8 @@ export interface PdfInspection {
 export interface InspectPdfOptions {
   /** Defaults to FOLIO_MAX_PAGES. */
   maxPages?: number;
+  /** Defaults to FOLIO_MAX_STREAM_MB. */
+  maxStreamBytes?: number;
 }
 
 export async function inspectPdf(upload: Uint8Array, opts: InspectPdfOptions = {}): Promise<PdfInspection> {
@@ -35,6 +38,12 @@ export async function inspectPdf(upload: Uint8Array, opts: InspectPdfOptions = {
   // Junk before the header (a mail gateway's or proxy's) goes; offsets usually count from the header.
   const pdf = Buffer.from(upload.buffer, upload.byteOffset + headerAt, upload.byteLength - headerAt);
   const version = /^%PDF-(\d\.\d)/.exec(pdf.toString('latin1', 0, 16))?.[1] ?? '1.0';
+  const maxStream = opts.maxStreamBytes ?? pipelineLimits().maxStreamBytes;
+  const oversized = await oversizedStream(pdf, maxStream);
+  if (oversized !== undefined) {
+    const mb = (n: number) => `${Math.round(n / 2 ** 20)} MB`;
+    throw new LimitError('size', `A compressed stream in the PDF inflates to more than ${mb(maxStream)}; this installation accepts at most ${mb(maxStream)} per stream (FOLIO_MAX_STREAM_MB).`);
+  }
 
   const opened = await openWithPdfjs(pdf);
   if (!opened.ok && opened.needsPassword) throw new EncryptedPdfError();

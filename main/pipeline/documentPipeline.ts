@@ -23,6 +23,9 @@ export interface PipelineInput {
   limits: PipelineLimits;
   /** Called between pages: may throw to stop (the job runner's safe point). */
   heartbeat?: () => Promise<void>;
+  /** The bytes are an upload that passed the upload check (uploadCheck.ts): its streams were measured
+   * then, so they are not inflated again here (on a scan that is a few hundred ms before OCR can start). */
+  checkedAtUpload?: boolean;
   /** Receives each page's images as they are rendered, to store them (returns their keys). */
   storeImage: (png: Uint8Array) => Promise<string>;
 }
@@ -54,10 +57,10 @@ export interface PipelineResult {
 }
 
 /** Makes the PDF a document is read from: the upload, its repair, its conversion, or its images. */
-async function documentPdf(bytes: Uint8Array, limits: PipelineLimits): Promise<{ pdf: Uint8Array; isUpload: boolean; restricted: boolean }> {
+async function documentPdf(bytes: Uint8Array, limits: PipelineLimits, checkedAtUpload = false): Promise<{ pdf: Uint8Array; isUpload: boolean; restricted: boolean }> {
   const kind = sniff(bytes);
   if (kind.kind === 'pdf') {
-    const inspected = await inspectPdf(bytes, { maxPages: limits.maxPages, maxStreamBytes: limits.maxStreamBytes });
+    const inspected = await inspectPdf(bytes, { maxPages: limits.maxPages, maxStreamBytes: checkedAtUpload ? Infinity : limits.maxStreamBytes });
     return { pdf: inspected.bytes, isUpload: inspected.bytes === bytes || Buffer.compare(Buffer.from(inspected.bytes), Buffer.from(bytes)) === 0, restricted: inspected.restricted };
   }
   if (kind.kind === 'office') {
@@ -72,7 +75,7 @@ async function documentPdf(bytes: Uint8Array, limits: PipelineLimits): Promise<{
 }
 
 export async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
-  const { pdf, isUpload, restricted } = await documentPdf(input.bytes, input.limits);
+  const { pdf, isUpload, restricted } = await documentPdf(input.bytes, input.limits, input.checkedAtUpload);
   const textPages = await extractPdfText(pdf);
   checkPageCount(textPages.length, input.limits.maxPages);
 

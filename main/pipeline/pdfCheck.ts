@@ -27,7 +27,7 @@ export interface PdfInspection {
 export interface InspectPdfOptions {
   /** Defaults to FOLIO_MAX_PAGES. */
   maxPages?: number;
-  /** Defaults to FOLIO_MAX_STREAM_MB. */
+  /** Defaults to FOLIO_MAX_STREAM_MB; Infinity skips the check (for bytes that passed it at upload). */
   maxStreamBytes?: number;
 }
 
@@ -39,7 +39,7 @@ export async function inspectPdf(upload: Uint8Array, opts: InspectPdfOptions = {
   const pdf = Buffer.from(upload.buffer, upload.byteOffset + headerAt, upload.byteLength - headerAt);
   const version = /^%PDF-(\d\.\d)/.exec(pdf.toString('latin1', 0, 16))?.[1] ?? '1.0';
   const maxStream = opts.maxStreamBytes ?? pipelineLimits().maxStreamBytes;
-  const oversized = await oversizedStream(pdf, maxStream);
+  const oversized = Number.isFinite(maxStream) ? await oversizedStream(pdf, maxStream) : undefined;
   if (oversized !== undefined) {
     const mb = (n: number) => `${Math.round(n / 2 ** 20)} MB`;
     throw new LimitError('size', `A compressed stream in the PDF inflates to more than ${mb(maxStream)}; this installation accepts at most ${mb(maxStream)} per stream (FOLIO_MAX_STREAM_MB).`);

@@ -154,6 +154,8 @@ export class DocumentProcessor implements DocumentPipelineHook {
       result = await runPipeline({
         bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
         langs,
+        // Every stored upload passed the upload check (a post-processed document's file is made of checked ones).
+        checkedAtUpload: true,
         ocr: this.ocr(),
         limits: this.deps.limits,
         heartbeat: () => ctx.heartbeat(),

@@ -44,6 +44,14 @@ describe('flateStreams', () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(256 * 2 ** 20);
   });
 
+  it('processing does not measure again what the upload check measured (maxStreamBytes Infinity)', async () => {
+    // The same small stream that a 1 MB cap refuses passes unmeasured: the pipeline passes Infinity for
+    // stored uploads, whose streams the upload check inflated already.
+    const pdf = await pdfWithInflatingStream(3 * 2 ** 20);
+    await expect(inspectPdf(pdf, { maxStreamBytes: 2 ** 20 })).rejects.toBeInstanceOf(LimitError);
+    expect((await inspectPdf(pdf, { maxStreamBytes: Infinity })).pageCount).toBe(1);
+  });
+
   it('ordinary PDFs pass', async () => {
     const ok = await inspectPdf(await textPdf([['Invoice 1'], ['Page two']]), { maxStreamBytes: 2 ** 20 });
     expect(ok.pageCount).toBe(2);

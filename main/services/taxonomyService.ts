@@ -71,14 +71,22 @@ export class TaxonomyService {
 
   async createCategory(user: UserRow, input: { project: number; name: string }): Promise<CategoryView> {
     const project = await this.projects.getForField(user, input.project);
-    const row = await this.uow((r) => r.categories.create(project.id, input.name));
+    const row = await this.uow(async (r) => {
+      await this.checkLabelSetName(r, project.id, input.name, 'category');
+      return r.categories.create(project.id, input.name);
+    });
     return (await this.repos.categories.findById(row.id))!;
   }
 
   async updateCategory(user: UserRow, id: number, input: CategoryInput): Promise<CategoryView> {
     const current = await this.getCategory(user, id);
     refuseMove(input, current.project_id, 'category');
-    if (input.name !== undefined) await this.uow((r) => r.categories.rename(id, input.name!));
+    if (input.name !== undefined) {
+      await this.uow(async (r) => {
+        await this.checkLabelSetName(r, current.project_id, input.name!, 'category', id);
+        await r.categories.rename(id, input.name!);
+      });
+    }
     return (await this.repos.categories.findById(id))!;
   }
 
@@ -144,6 +152,19 @@ export class TaxonomyService {
     return v;
   }
 
+  /**
+   * Category and label set names are unique per project, compared without case: a category is its default
+   * label set, so the two share one name space (two "Invoice" sets could not be told apart in review or
+   * in the schema an SDK reads).
+   */
+  private async checkLabelSetName(r: Repos, projectId: number, name: string, kind: 'category' | 'label set', exceptId?: number): Promise<void> {
+    const folded = name.trim().toLowerCase();
+    const clash = (await r.labelSets.names(projectId)).find((s) => s.id !== exceptId && s.name.trim().toLowerCase() === folded);
+    if (!clash) return;
+    const what = clash.is_default ? 'category' : 'label set';
+    throw ValidationError.of('name', `A ${what} named "${clash.name}" already exists in this project: choose another name for the ${kind}.`);
+  }
+
   /** Label names are unique per project, compared without case (in any script, hence in JS). */
   private async checkLabelName(r: Repos, projectId: number, name: string, exceptId?: number): Promise<void> {
     const folded = name.toLowerCase();
@@ -190,6 +211,7 @@ export class TaxonomyService {
     const project = await this.projects.getForField(user, input.project);
     const id = await this.uow(async (r) => {
       await this.checkLabelSetLinks(r, project.id, input);
+      await this.checkLabelSetName(r, project.id, input.name, 'label set');
       const hasMultipleSections = input.has_multiple_sections ?? input.has_multiple_annotation_sets ?? false;
       const row = await r.labelSets.insert({ projectId: project.id, name: input.name, hasMultipleSections, isDefault: false });
       await r.labelSets.setCategories(row.id, input.categories ?? []);
@@ -215,6 +237,7 @@ export class TaxonomyService {
     const hasMultipleSections = input.has_multiple_sections ?? input.has_multiple_annotation_sets ?? (replace ? false : undefined);
     await this.uow(async (r) => {
       await this.checkLabelSetLinks(r, current.project_id, { categories, labels });
+      if (input.name !== undefined) await this.checkLabelSetName(r, current.project_id, input.name, isDefault ? 'category' : 'label set', id);
       if (isDefault && input.name !== undefined) await r.categories.rename(id, input.name);
       await r.labelSets.update(id, { name: input.name, hasMultipleSections });
       if (categories) await r.labelSets.setCategories(id, categories);

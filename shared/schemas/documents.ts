@@ -55,6 +55,7 @@ export const DocumentListItem = z.object({
   project: Id,
   number_of_pages: z.number().int(),
   data_file_name: z.string(),
+  content_hash: z.string().describe('SHA-256 of the uploaded file (hex): the same bytes, the same hash'),
   file_url: z.string().describe('path of the searchable PDF'),
   original_file_url: z.string().describe('path of the uploaded file'),
   thumbnail_url: z.string().nullable(),
@@ -96,6 +97,7 @@ export const DocumentDetail = DocumentListItem.extend({
   pages: z.array(PageOut).describe('the pages as GET documents/<id>/pages/ lists them, one per page of text'),
   ocr_engine: z.string().nullable().describe('the OCR engine and version that read its scanned pages ("native tesseract 5.3.0"); null when every page had a text layer'),
   annotation_sets: z.array(AnnotationSetTree),
+  duplicate_of: z.array(Id).describe('other documents of the project uploaded with the same bytes, by id (on an upload: the earlier copies)'),
 });
 export type DocumentDetail = z.infer<typeof DocumentDetail>;
 

@@ -20,7 +20,7 @@ const DETAIL_KEYS = [
   'category', 'category_confidence', 'category_is_revised', 'dataset_status', 'status', 'status_data', 'status_reason',
   'labeling_available', 'is_reviewed', 'is_public', 'text', 'pages', 'annotation_sets', 'proposed_split', 'document_set',
   'assignee', 'created_by', 'created_at', 'updated_at', 'ocr_time', 'extraction_time', 'processing_time', 'extraction_ai',
-  'ocr_engine',
+  'ocr_engine', 'content_hash', 'duplicate_of',
 ];
 
 beforeAll(async () => {
@@ -252,11 +252,11 @@ describe('list (GET /api/v3/documents/)', () => {
     return r.body.results.map((d: any) => d.id);
   };
 
-  it('returns the detail keys minus text, pages, annotation_sets and ocr_engine', async () => {
+  it('returns the detail keys minus text, pages, annotation_sets, ocr_engine and duplicate_of', async () => {
     const r = await api.get(`/api/v3/documents/?project=${p}`);
     expect(r.body.count).toBe(3);
     // ocr_engine comes from the pages, which the list does not read.
-    const keys = DETAIL_KEYS.filter((k) => !['text', 'pages', 'annotation_sets', 'ocr_engine'].includes(k)).sort();
+    const keys = DETAIL_KEYS.filter((k) => !['text', 'pages', 'annotation_sets', 'ocr_engine', 'duplicate_of'].includes(k)).sort();
     for (const d of r.body.results) expect(Object.keys(d).sort()).toEqual(keys);
   });
 

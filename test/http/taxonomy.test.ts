@@ -356,13 +356,14 @@ describe('list conventions', () => {
   beforeAll(async () => {
     p = (await api.post('/api/v3/projects/', { name: 'Conventions' })).body.id;
     made = [];
-    for (const name of ['Beta', 'Alpha', 'Gamma', 'Alpha']) made.push(await newCategory(name, p));
+    // Names are unique per project (issue 12), so "Alpha 2" rather than a second "Alpha".
+    for (const name of ['Beta', 'Alpha', 'Gamma', 'Alpha 2']) made.push(await newCategory(name, p));
   });
 
   it('orders by several fields, with - for descending', async () => {
     const [beta, alpha1, gamma, alpha2] = made.map((c) => c.id);
-    expect(ids((await api.get(`/api/v3/categories/?project=${p}&ordering=name,-id`)).body)).toEqual([alpha2, alpha1, beta, gamma]);
-    expect(ids((await api.get(`/api/v3/categories/?project=${p}&ordering=-name,id`)).body)).toEqual([gamma, beta, alpha1, alpha2]);
+    expect(ids((await api.get(`/api/v3/categories/?project=${p}&ordering=name,-id`)).body)).toEqual([alpha1, alpha2, beta, gamma]);
+    expect(ids((await api.get(`/api/v3/categories/?project=${p}&ordering=-name,id`)).body)).toEqual([gamma, beta, alpha2, alpha1]);
     expect(ids((await api.get(`/api/v3/label-sets/?project=${p}&ordering=-created_at,-id`)).body)).toEqual([alpha2, gamma, alpha1, beta]);
     const bad = await api.get(`/api/v3/label-sets/?ordering=updated_at`);
     expect(bad.status).toBe(400);

@@ -21,6 +21,7 @@ export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentList
     project: d.project_id,
     number_of_pages: d.number_of_pages,
     data_file_name: d.data_file_name,
+    content_hash: d.blob_key,
     file_url: `/doc/show/${d.id}/`,
     original_file_url: `/doc/show-original/${d.id}/`,
     thumbnail_url: d.thumbnail_page_id === null ? null : `/page/show-thumbnail/${d.thumbnail_page_id}/`,
@@ -53,6 +54,7 @@ export const documentOut = (v: DocumentDetailView): z.infer<typeof DocumentDetai
   text: v.doc.text,
   pages: v.pages.map(pageOut),
   ocr_engine: documentOcrEngine(v.pages),
+  duplicate_of: v.duplicates,
   annotation_sets: annotationSetsOut(v.tree),
 });
 
@@ -70,8 +72,10 @@ const documentList = {
     document_set: 'document set id',
     id: 'document id',
     name: 'file name contains (case-insensitive)',
+    q: 'full-text search: every word of q (as a word prefix, any order, case and accents ignored) in the document text, or q in the file name; operators and punctuation are plain text',
+    content_hash: 'SHA-256 of the uploaded file (64 hex digits; content_hash of each document): finds earlier uploads of the same bytes',
   },
-  ordering: ['id', 'created_at', 'updated_at', 'data_file_name', 'status_data', 'dataset_status', 'number_of_pages'],
+  ordering: ['id', 'created_at', 'updated_at', 'data_file_name', 'status_data', 'dataset_status', 'number_of_pages', 'is_reviewed', 'category', 'assignee'],
 };
 
 /** Version 2 names the category `category_template` as well. */
@@ -186,6 +190,24 @@ export const documentRoutes: RouteSpec[] = [
     tag: 'documents',
     summary: 'Delete a document with its annotations (and its file unless another document shares it)',
     handler: async (ctx) => ctx.core.services.documents.remove(ctx.user, ctx.id()),
+  }),
+  route({
+    method: 'post',
+    path: `${base}:id/extract-again/`,
+    tag: 'documents',
+    summary: "Extract a processed document again with its category's active extraction AI",
+    description:
+      'Queues the analysis job that runs after processing: the status goes to 1 (queuing for extraction), 20, and back to 2 (Done), ' +
+      'and the completion callback is sent again. Machine annotations awaiting review are replaced by the new ones; accepted, declined, ' +
+      'corrected and human annotations stay. The document is no longer reviewed. A document that is not Done, has no category, or whose ' +
+      'category has no active extraction AI is a 400 saying which.',
+    response: DocumentDetail,
+    status: 202,
+    async handler(ctx) {
+      const { documents } = ctx.core.services;
+      const doc = await documents.extractAgain(ctx.user, ctx.id());
+      return documentOut(await documents.detail(ctx.user, doc.id));
+    },
   }),
   route({
     method: 'get',

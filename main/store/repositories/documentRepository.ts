@@ -5,6 +5,7 @@ import type { Db } from '../db.ts';
 import { now } from '../db.ts';
 import type { DocumentRow, DocumentUpdate, NewDocument } from '../schema.ts';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
+import { ValidationError } from '../../domain/errors.ts';
 import { boolFilter, containsFilter, intFilter, runList, type Filter, type ListSpec } from '../listQuery.ts';
 
 /** A document with its assignee's email (the API names users by email) and the page whose thumbnail stands
@@ -19,6 +20,43 @@ const assigneeFilter: Filter = (qb, raw, name) => {
   return qb.where('documents.assignee_id', 'in', (eb: any) => eb.selectFrom('users').select('id').where('email', '=', raw.trim()));
 };
 
+/** At most this many words of `?q=` are searched (a pasted page must not become a huge query). */
+const MAX_SEARCH_TERMS = 32;
+
+/**
+ * `?q=` as an FTS5 query that cannot be a syntax error: every word is quoted (a quote inside doubled), so
+ * FTS5 operators and punctuation in user input are plain text, and matches as a prefix (`invo` finds
+ * "invoice"). Words without a letter or digit would tokenize to nothing and are dropped. Null: no word left.
+ */
+export function ftsQuery(raw: string): string | null {
+  const terms = raw
+    .split(/\s+/u)
+    .filter((t) => /[\p{L}\p{N}]/u.test(t))
+    .slice(0, MAX_SEARCH_TERMS)
+    .map((t) => `"${t.replace(/"/g, '""')}"*`);
+  return terms.length ? terms.join(' ') : null;
+}
+
+/** `?q=`: every word in the document text (full-text index, any order), or the whole of q in the file name. */
+const textSearchFilter: Filter = (qb, raw, name) => {
+  const q = raw.trim();
+  if (!q) return qb;
+  const match = ftsQuery(q);
+  const inName = containsFilter('documents.data_file_name');
+  if (!match) return inName(qb, q, name);
+  const pattern = `%${q.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  return qb.where(
+    sql<boolean>`(documents.id in (select rowid from documents_fts where documents_fts match ${match}) or lower(documents.data_file_name) like ${pattern} escape '\\')`,
+  );
+};
+
+/** `?content_hash=`: documents whose uploaded bytes have this SHA-256 (the blob key of content-addressed storage). */
+const contentHashFilter: Filter = (qb, raw, name) => {
+  const hash = raw.trim().toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(hash)) throw ValidationError.of(name, 'Must be the SHA-256 of the file: 64 hexadecimal characters.');
+  return qb.where('documents.blob_key', '=', hash);
+};
+
 const listSpec: ListSpec = {
   orderable: {
     id: 'documents.id',
@@ -29,6 +67,9 @@ const listSpec: ListSpec = {
     status: 'documents.status',
     dataset_status: 'documents.dataset_status',
     number_of_pages: 'documents.number_of_pages',
+    is_reviewed: 'documents.is_reviewed',
+    category: 'documents.category_id',
+    assignee: 'assignee.email',
   },
   filters: {
     id: intFilter('documents.id'),
@@ -45,6 +86,8 @@ const listSpec: ListSpec = {
     document_set: intFilter('documents.document_set_id'),
     name: containsFilter('documents.data_file_name'),
     data_file_name: containsFilter('documents.data_file_name'),
+    q: textSearchFilter,
+    content_hash: contentHashFilter,
   },
   createdAtColumn: 'documents.created_at',
   idColumn: 'documents.id',
@@ -121,6 +164,19 @@ export class DocumentRepository {
   async blobKeys(): Promise<string[]> {
     const rows = await this.db.selectFrom('documents').select(['blob_key', 'searchable_blob_key']).execute();
     return rows.flatMap((r) => [r.blob_key, r.searchable_blob_key]).filter((k): k is string => !!k);
+  }
+
+  /** Other documents of the project with the same uploaded bytes (identical files share one blob key). */
+  async sameFile(projectId: number, blobKey: string, exceptId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('documents')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('blob_key', '=', blobKey)
+      .where('id', '!=', exceptId)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   /** How many documents keep this file (identical uploads share one content-addressed blob). */

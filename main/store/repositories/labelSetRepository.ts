@@ -180,6 +180,11 @@ export class LabelSetRepository {
     return new Map(rows.map((r) => [r.id, r.project_id]));
   }
 
+  /** Ids and names of a project's label sets, the categories' default ones included (for name checks that fold case beyond ASCII). */
+  names(projectId: number): Promise<{ id: number; name: string; is_default: number }[]> {
+    return this.db.selectFrom('label_sets').select(['id', 'name', 'is_default']).where('project_id', '=', projectId).execute();
+  }
+
   async insert(input: { projectId: number; name: string; hasMultipleSections: boolean; isDefault: boolean }): Promise<LabelSetRow> {
     const t = now();
     return this.db

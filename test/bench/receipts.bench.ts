@@ -1,10 +1,9 @@
 // npm run bench:receipts: extraction of the SROIE receipts (../shared/datasets/sroie-dev) through the HTTP
 // API of a real `folio serve`, from the scanned images on: a project with the labels company, date,
 // address and total; training receipts uploaded (OCR'd by Folio) and labelled with their key values where
-// Folio's OCR text holds them; test receipts uploaded and labelled the same way as test documents (for the
-// AI record's own evaluation); one extraction AI trained; the test receipts uploaded again without labels,
-// so that Folio extracts them on upload; what it extracted compared with the keys. BENCH_RECEIPTS_RECORD=1
-// also uploads the test receipts labelled as test documents first, for the AI record's own evaluation.
+// Folio's OCR text holds them; one extraction AI trained; the test receipts uploaded without labels, so that
+// Folio extracts them on upload; what it extracted compared with the keys. BENCH_RECEIPTS_RECORD=1 also
+// uploads the test receipts labelled as test documents before training, for the AI record's own evaluation.
 //
 // Scoring per field: date by its normalized date (Folio's Date normalization of both), total by its
 // number, company and address exactly after white space is collapsed (against the key, or against the OCR

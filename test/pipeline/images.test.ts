@@ -144,8 +144,9 @@ describe('normalizeImage: limits and damage', () => {
 
   it('reads its limits from the environment and rejects nonsense there', () => {
     expect(pipelineLimits({})).toEqual(DEFAULT_LIMITS);
-    expect(DEFAULT_LIMITS).toEqual({ maxPages: 1000, maxImagePixels: 100_000_000 });
-    expect(pipelineLimits({ FOLIO_MAX_PAGES: '12', FOLIO_MAX_IMAGE_PIXELS: '5000000' })).toEqual({ maxPages: 12, maxImagePixels: 5_000_000 });
+    expect(DEFAULT_LIMITS).toEqual({ maxPages: 1000, maxImagePixels: 100_000_000, maxStreamBytes: 512 * 2 ** 20 });
+    expect(pipelineLimits({ FOLIO_MAX_PAGES: '12', FOLIO_MAX_IMAGE_PIXELS: '5000000', FOLIO_MAX_STREAM_MB: '64' })).toEqual({ maxPages: 12, maxImagePixels: 5_000_000, maxStreamBytes: 64 * 2 ** 20 });
+    expect(() => pipelineLimits({ FOLIO_MAX_STREAM_MB: '-1' })).toThrow(/FOLIO_MAX_STREAM_MB must be a positive whole number/);
     expect(() => pipelineLimits({ FOLIO_MAX_PAGES: 'many' })).toThrow(ConfigError);
     expect(() => pipelineLimits({ FOLIO_MAX_IMAGE_PIXELS: '0' })).toThrow(/FOLIO_MAX_IMAGE_PIXELS must be a positive whole number/);
   });

@@ -125,7 +125,14 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
         }),
         ...analysisHandlers({ repos, annotations: services.annotations, models: new ModelFiles(blobs), onProcessed }),
       },
-      analysis: { jobKind: ANALYZE_DOCUMENT, enqueue: enqueueAnalysis },
+      analysis: {
+        jobKind: ANALYZE_DOCUMENT,
+        // A split part's annotations came with its pages: they take the characters read there first.
+        enqueue: async (r, doc) => {
+          await services.readAgain.followNewText(r, doc);
+          return enqueueAnalysis(r, doc);
+        },
+      },
       afterReadAgain: (r, doc) => services.readAgain.afterDocumentRead(r, doc),
     });
     services.readAgain.attach({ ocr: () => processor.ocr(), enqueue: (r, doc, langs) => processor.enqueueReadAgain(r, doc, langs) });

@@ -398,6 +398,8 @@ export class AnnotationService {
       const { row, doc } = await this.visibleMissing(r, user, id);
       this.assertUnlocked(doc);
       await r.annotations.removeMissing(row.id);
+      // A set the mark alone opened (mark missing, then undone) goes with it.
+      await r.annotations.removeEmptySets(doc.id, [row.annotation_set_id]);
     });
   }
 

@@ -256,6 +256,7 @@ export class DocumentService {
       if (categoryId !== doc.category_id) {
         update.category_id = categoryId;
         update.category_is_revised = 1;
+        if (categoryId !== null && doc.status === DocumentStatus.DONE) Object.assign(update, await this.extractionForCategory(r, doc, categoryId));
       }
     }
     if (c.assignee !== undefined) update.assignee_id = c.assignee === null ? null : await this.memberOf(r, doc.project_id, c.assignee);
@@ -274,6 +275,22 @@ export class DocumentService {
       const reasons = reviewBlockers(this.annotations.reviewSets(await this.annotations.documentTree(changed, r)));
       if (reasons.length) throw new ValidationError({ is_reviewed: reasons });
     }
+  }
+
+  /**
+   * A processed document given another category is extracted again with that category's active
+   * extraction AI, the way processing does (the analysis job, no splitting): the old category's machine
+   * proposals still awaiting review go, human annotations and reviewed ones stay, and the review opens
+   * again for the new proposals. Without an active AI for the category nothing more changes.
+   */
+  private async extractionForCategory(r: Repos, doc: DocumentRow, categoryId: number): Promise<DocumentUpdate> {
+    if (!(await r.aiModels.findActive('extraction', doc.project_id, categoryId))) return {};
+    const proposals = (await r.annotations.annotationsOfDocument(doc.id)).filter((a) => a.origin === 'machine' && a.revised === 0);
+    for (const a of proposals) await r.annotations.removeAnnotation(a.id);
+    await r.annotations.removeEmptySets(doc.id, [...new Set(proposals.map((a) => a.annotation_set_id))]);
+    await r.documents.update(doc.id, { category_id: categoryId, category_is_revised: 1 });
+    const changed = (await r.documents.findById(doc.id))!;
+    return { status: await enqueueAnalysis(r, changed, { splitting: false }), is_reviewed: 0, extraction_ai_id: null };
   }
 
   async remove(user: UserRow, id: number): Promise<void> {

@@ -40,6 +40,7 @@ export function makeServices(deps: ServiceDeps) {
   const projects = new ProjectService(repos, uow, deps.dataDir);
   const annotations = new AnnotationService(repos, uow);
   const { callbackPolicy } = deps;
+  const readAgain = new ReadAgainService(repos, uow, deps.blobs, annotations, deps.dataDir);
   const documents = new DocumentService(repos, uow, deps.blobs, projects, annotations, callbackPolicy && ((url) => callbackUrlProblem(url, callbackPolicy)));
   return {
     auth: new AuthService(repos, secret, { limits: deps.loginLimits }),
@@ -52,8 +53,8 @@ export function makeServices(deps: ServiceDeps) {
     annotations,
     taxonomy: new TaxonomyService(repos, uow, projects),
     events: new EventService(repos),
-    postprocess: new PostprocessService(repos, uow, deps.blobs, documents),
-    readAgain: new ReadAgainService(repos, uow, deps.blobs, annotations, deps.dataDir),
+    postprocess: new PostprocessService(repos, uow, deps.blobs, documents, readAgain),
+    readAgain,
     aiModels: new AiModelService(repos, uow, deps.blobs, projects, deps.trainers),
   };
 }

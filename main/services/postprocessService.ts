@@ -1,8 +1,11 @@
 // Post-process (spec 3.1, 4; compat.md): a document's pages split into several documents, turned by
-// multiples of 90 degrees and re-ordered, alone or combined. The resulting documents are new uploads made
-// from the original's pages (a document set remembers the original file); each is processed and extracted
-// like any upload. One document with every page as it was rejects a proposed split: the document goes on
-// to categorization and extraction as it is.
+// multiples of 90 degrees and re-ordered, alone or combined. A split makes new documents from the
+// original's pages (a document set remembers the original file), each processed and extracted like any
+// upload, and each taking along the annotations on its pages. Turning or re-ordering a processed document
+// without splitting it edits it in place (issue 12): the same document, its annotations (human ones and
+// their review included) with their boxes turned with their pages, its pages read again by a durable job.
+// One document with every page as it was rejects a proposed split: the document goes on to
+// categorization and extraction as it is.
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { DocumentRow, DocumentSetRow, UserRow } from '../store/schema.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
@@ -14,6 +17,10 @@ import { DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { composePdf, type OutputPage } from '../pipeline/postprocess.ts';
 import { withoutOcrLayers } from '../pipeline/ocrLayer.ts';
 import { enqueueAnalysis } from '../ai/analysis.ts';
+import type { ReadAgainService } from './readAgainService.ts';
+import type { PageSummary } from '../store/repositories/pageRepository.ts';
+import { parseSpans, spanColumns } from '../domain/spans.ts';
+import { turnSpan } from '../domain/pageTurn.ts';
 
 const unknownPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
 
@@ -23,6 +30,7 @@ export class PostprocessService {
     private readonly uow: UnitOfWork,
     private readonly blobs: BlobStore,
     private readonly documents: DocumentService,
+    private readonly readAgain: ReadAgainService,
   ) {}
 
   async postprocess(user: UserRow, documentId: number, outputs: PostprocessRequest): Promise<DocumentView[]> {
@@ -46,6 +54,9 @@ export class PostprocessService {
 
     const unchanged = outputs.length === 1 && outputs[0].pages.every((p, i) => indexOf.get(p.id) === i && p.angle % 360 === 0);
     if (unchanged) return [await this.keep(doc, outputs[0].name, categories[0])];
+    // A processed document turned or re-ordered stays the same document with its review. One waiting for
+    // its split to be confirmed has not been categorized yet: it goes the way of a split, through processing.
+    if (outputs.length === 1 && doc.status === DocumentStatus.DONE) return [await this.editInPlace(doc, pages, outputs[0], categories[0])];
 
     // Pages come from the searchable PDF. A page that OCR read comes without Folio's invisible text layer,
     // turned or not, so OCR reads it again the way it now stands (a receipt turned upright is read
@@ -103,12 +114,87 @@ export class PostprocessService {
           updated_at: t,
         });
         made.push(row.id);
+        await this.copyAnnotations(r, doc.id, row.id, pages, out.pages);
       }
       // The original makes way for its parts; its file stays with the document set.
       await r.documents.remove(doc.id);
       return made;
     });
     return Promise.all(ids.map(async (id) => (await this.repos.documents.findById(id))!));
+  }
+
+  /**
+   * Turn and re-order in place: the new page sequence becomes the searchable PDF (Folio's OCR layers go
+   * when the pages are read again, so OCR reads a turned scan upright), every annotation box turns with its
+   * page and takes its page's new place, and the read-again job reads the pages and gives each span the
+   * characters now inside its box. Review states, human annotations and the review itself stay.
+   */
+  private async editInPlace(doc: DocumentRow, pages: PageSummary[], out: PostprocessRequest[number], categoryId: number | null | undefined): Promise<DocumentView> {
+    const searchable = doc.searchable_blob_key ? await this.blobs.read(doc.searchable_blob_key) : null;
+    if (!searchable) throw new NotFoundError('The searchable PDF of this document is missing: process it again.');
+    const indexOf = new Map(pages.map((p, i) => [p.id, i]));
+    const file = Buffer.from(await composePdf(searchable, out.pages.map((p) => ({ sourceIndex: indexOf.get(p.id)!, angle: p.angle }))));
+    const stored = await this.blobs.put(file);
+    await this.uow(async (r) => {
+      const current = await r.documents.findById(doc.id);
+      if (!current) throw new NotFoundError('Document not found: it was split or deleted meanwhile.');
+      if (current.updated_at !== doc.updated_at) throw ValidationError.of('non_field_errors', 'The document changed while its pages were being prepared: load it again and repeat.');
+      const moves = pageMoves(pages, out.pages);
+      for (const a of await r.annotations.annotationsOfDocument(doc.id)) {
+        const spans = parseSpans(a.spans).map((s) => {
+          const move = moves.get(s.page_index);
+          return move ? turnSpan(s, move.angle, move.width, move.height, move.to) : s;
+        });
+        await r.annotations.updateAnnotations([a.id], { spans: spanColumns(spans).spans });
+      }
+      const changes: Partial<DocumentRow> = { searchable_blob_key: stored.key, status: DocumentStatus.QUEUING_FOR_OCR, status_reason: null, proposed_split: null };
+      if (out.name !== undefined) changes.data_file_name = cleanFileName(out.name);
+      if (categoryId !== undefined && categoryId !== doc.category_id) Object.assign(changes, { category_id: categoryId, category_is_revised: 1 });
+      await r.documents.update(doc.id, changes);
+      await this.readAgain.enqueueReading(r, (await r.documents.findById(doc.id))!);
+    });
+    return (await this.repos.documents.findById(doc.id))!;
+  }
+
+  /**
+   * A split part takes the annotations on its pages: each one goes to the part holding its first span's
+   * page, in a set of its own label set there, boxes turned and page indexes renumbered; spans on pages of
+   * other parts are left behind. Offsets come when the part's pages are read (ReadAgainService.followNewText).
+   */
+  private async copyAnnotations(r: Repos, fromId: number, toId: number, pages: PageSummary[], partPages: { id: number; angle: number }[]): Promise<void> {
+    const moves = pageMoves(pages, partPages);
+    const sets = new Map((await r.annotations.setsOfDocument(fromId)).map((s) => [s.id, s]));
+    const made = new Map<number, number>();
+    for (const a of await r.annotations.annotationsOfDocument(fromId)) {
+      const spans = parseSpans(a.spans);
+      if (!spans.length || !moves.has(spans[0].page_index)) continue;
+      const kept = spans.flatMap((s) => {
+        const move = moves.get(s.page_index);
+        return move ? [{ ...turnSpan(s, move.angle, move.width, move.height, move.to), start_offset: null, end_offset: null }] : [];
+      });
+      const set = sets.get(a.annotation_set_id);
+      if (!set) continue;
+      let setId = made.get(set.id);
+      if (setId === undefined) {
+        setId = (await r.annotations.createSet(toId, set.label_set_id)).id;
+        made.set(set.id, setId);
+      }
+      const columns = spanColumns(kept);
+      await r.annotations.insertAnnotation({
+        ...columns,
+        document_id: toId,
+        annotation_set_id: setId,
+        label_id: a.label_id,
+        is_correct: a.is_correct,
+        revised: a.revised,
+        confidence: a.confidence,
+        origin: a.origin,
+        created_by: a.created_by,
+        revised_by: a.revised_by,
+        normalized: a.normalized,
+        is_typed: a.is_typed,
+      });
+    }
   }
 
   /** The proposal is rejected: the document stays whole and goes on to categorization and extraction. */
@@ -150,4 +236,15 @@ export class PostprocessService {
     const { set } = await this.documentSet(user, id);
     return { path: this.blobs.pathOf(set.original_blob_key), name: set.original_file_name };
   }
+}
+
+/** Where each page of the document goes in an output: its new index, its turn and its size as shown now. */
+function pageMoves(pages: PageSummary[], outPages: { id: number; angle: number }[]): Map<number, { to: number; angle: number; width: number; height: number }> {
+  const indexOf = new Map(pages.map((p, i) => [p.id, i]));
+  const moves = new Map<number, { to: number; angle: number; width: number; height: number }>();
+  outPages.forEach((p, to) => {
+    const from = indexOf.get(p.id)!;
+    moves.set(from, { to, angle: p.angle, width: pages[from].width_pt, height: pages[from].height_pt });
+  });
+  return moves;
 }

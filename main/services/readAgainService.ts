@@ -91,6 +91,35 @@ export class ReadAgainService {
   }
 
   /**
+   * In the caller's transaction: the document's pages are read again by the durable read-again job with
+   * the project's languages (post-process turned or re-ordered its pages in place). The caller sets the
+   * status the job starts from.
+   */
+  async enqueueReading(r: Repos, doc: DocumentRow): Promise<void> {
+    // Read through the transaction's own repositories: the store's other connection waits for this one.
+    const project = await r.projects.findById(doc.project_id);
+    await this.attached().enqueue(r, doc, JSON.parse(project?.ocr_languages ?? '["deu","eng"]') as string[]);
+  }
+
+  /**
+   * After processing, in its transaction: annotations that came along with the pages (a split part's
+   * copies, boxes already on the part's pages) take the characters now inside their boxes. A fresh
+   * upload has none, and costs one query.
+   */
+  async followNewText(r: Repos, doc: DocumentRow): Promise<void> {
+    if (!(await r.annotations.annotationsOfDocument(doc.id)).length) return;
+    const { chars, heights } = await r.pages.charsForDocument(doc.id);
+    const byPage = new Map<number, CharBox[]>();
+    for (const c of chars) {
+      const list = byPage.get(c.page_index);
+      if (list) list.push(c);
+      else byPage.set(c.page_index, [c]);
+    }
+    const text = doc.text ?? '';
+    await this.annotations.rewriteSpans(r, doc.id, (span) => spansInBox(text, byPage.get(span.page_index) ?? [], heights[span.page_index] ?? 0, span));
+  }
+
+  /**
    * In the read-again job's transaction, once the new pages and text are stored: every annotation is
    * read again from its box (human ones, and reviewed machine ones, keep their place and take the new
    * text there). Machine proposals still awaiting review are extracted anew when the category has an

@@ -120,6 +120,22 @@ export class AnnotationRepository {
     return this.db.selectFrom('annotation_sets').selectAll().where('document_id', '=', documentId).orderBy('id').execute();
   }
 
+  /**
+   * Removes the given annotation sets of a document that hold neither an annotation nor a "not found"
+   * mark: an empty set left behind (an undone "mark missing", proposals taken back) is not shown as a set
+   * to fill. A label set's potential set takes its place in the document tree.
+   */
+  async removeEmptySets(documentId: number, ids: readonly number[]): Promise<void> {
+    if (!ids.length) return;
+    await this.db
+      .deleteFrom('annotation_sets')
+      .where('document_id', '=', documentId)
+      .where('id', 'in', [...ids])
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('annotations').select('annotations.id').whereRef('annotations.annotation_set_id', '=', 'annotation_sets.id'))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('missing_annotations').select('missing_annotations.id').whereRef('missing_annotations.annotation_set_id', '=', 'annotation_sets.id'))))
+      .execute();
+  }
+
   findSet(id: number): Promise<AnnotationSetRow | undefined> {
     return this.db.selectFrom('annotation_sets').selectAll().where('id', '=', id).executeTakeFirst();
   }

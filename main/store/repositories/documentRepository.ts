@@ -62,8 +62,7 @@ const listSpec: ListSpec = {
     id: 'documents.id',
     created_at: 'documents.created_at',
     updated_at: 'documents.updated_at',
-    // As a reviewer reads a list of names: "alpha.pdf" before "Beta.pdf".
-    data_file_name: sql`documents.data_file_name collate nocase`,
+    data_file_name: 'documents.data_file_name',
     status_data: 'documents.status',
     status: 'documents.status',
     dataset_status: 'documents.dataset_status',

@@ -22,8 +22,9 @@
 //   `PermanentJobError` for a failure no retry can cure (a damaged file): the job fails at once.
 // - A start cut short by the process's death (kill -9, power cut, a closed laptop) does not count as an
 //   attempt: that is not the job's fault. The heartbeats tell how far it got; a job interrupted
-//   MAX_INTERRUPTIONS times in a row at the same heartbeat is taken to be what kills the process, and is
-//   failed with a `JobSetAsideError` instead of being started again.
+//   MAX_INTERRUPTIONS times in a row at the same heartbeat (MAX_EARLY_INTERRUPTIONS before its first) is
+//   taken to be what kills the process, and is failed with a `JobSetAsideError` instead of being started
+//   again. So call heartbeat() early and between steps: it is how far a job got.
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -41,6 +42,13 @@ export type UnitOfWorkOf<R> = <T>(fn: (repos: R) => Promise<T>) => Promise<T>;
 export const DEFAULT_MAX_ATTEMPTS = 5;
 /** Deaths of the process in a row at the same safe point of one job that set the job aside. */
 export const MAX_INTERRUPTIONS = 3;
+/**
+ * The same before the job's first safe point. Weaker evidence, so more of it: a machine under heavy load
+ * (or a user who starts and quits Folio quickly) can end the process again and again before a job gets that
+ * far, whatever the job is (measured with npm run test:chaos at a load average of 20: 5 of 39 documents were
+ * set aside at 3). A file that kills the process while it is being opened still ends set aside.
+ */
+export const MAX_EARLY_INTERRUPTIONS = 8;
 
 /** Thrown by a handler: retrying cannot help (the job fails at once, with this message). */
 export class PermanentJobError extends Error {}
@@ -176,7 +184,7 @@ export class JobRunner<R extends JobRepos = Repos> {
     for (const job of await this.opts.repos.jobs.listAbandoned([...liveOwners], this.kinds)) {
       // The same safe point as at the last interruption: one more in a row; anywhere else: the first.
       const inARow = job.interrupted_at === job.progress ? job.interruptions + 1 : 1;
-      if (inARow >= MAX_INTERRUPTIONS) {
+      if (inARow >= (job.progress > 0 ? MAX_INTERRUPTIONS : MAX_EARLY_INTERRUPTIONS)) {
         const error = new JobSetAsideError(
           `Set aside: Folio stopped ${inARow} times in a row while working on this at the same step, so it is taken to be what stops it. ` +
           'If the file is damaged, upload a repaired copy (for example printed again to PDF).',

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateUp, openStore, type OpenedStore } from '../../main/store/db.ts';
 import { makeRepos, unitOfWork, type Repos, type UnitOfWork } from '../../main/store/repositories/index.ts';
-import { backoffDelay, enqueue, JobLostError, JobRunner, JobSetAsideError, PermanentJobError, type JobRunnerOptions } from '../../main/jobs/jobQueue.ts';
+import { backoffDelay, enqueue, JobLostError, JobRunner, JobSetAsideError, MAX_EARLY_INTERRUPTIONS, PermanentJobError, type JobRunnerOptions } from '../../main/jobs/jobQueue.ts';
 import type { JobRow } from '../../main/store/schema.ts';
 import { DocumentStatus } from '../../main/domain/documentStatus.ts';
 import { tempDir } from '../helpers/testServer.ts';
@@ -334,6 +334,23 @@ describe('JobRunner', () => {
     expect(await job(q, poison.id)).toMatchObject({ state: 'failed' });
     await until('the job that got further ran again', async () => (await job(q, progressing.id))?.state === 'done');
     expect(ran).toEqual([2]);
+  });
+
+  it('before its first heartbeat, a job is set aside only after MAX_EARLY_INTERRUPTIONS deaths in a row', async () => {
+    const q = await openQueue();
+    const early = await enqueue(q.repos, { kind: 'ocr', payload: {} });
+    const die = q.store.sqlite.prepare("update jobs set state = 'running', attempts = attempts + 1, progress = 0, locked_by = ?, locked_at = ? where id = ?");
+    for (let round = 1; round < MAX_EARLY_INTERRUPTIONS; round++) {
+      die.run(`gone:${round}`, new Date().toISOString(), early.id);
+      const runner = q.runner({ handlers: { ocr: async () => { throw new Error('not reached'); } } });
+      expect(await runner.start()).toEqual({ requeued: 1, failed: 0 });
+      await runner.stop();
+    }
+    expect(await job(q, early.id)).toMatchObject({ state: 'queued', interruptions: MAX_EARLY_INTERRUPTIONS - 1, interrupted_at: 0 });
+    die.run('gone:last', new Date().toISOString(), early.id);
+    const failures: unknown[] = [];
+    expect(await q.runner({ handlers: { ocr: async () => {} }, onFailed: async (_j, e) => void failures.push(e) }).start()).toEqual({ requeued: 0, failed: 1 });
+    expect(failures[0]).toBeInstanceOf(JobSetAsideError);
   });
 
   it('fails a PermanentJobError at once, without the retries a passing failure gets', async () => {

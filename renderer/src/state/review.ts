@@ -38,7 +38,7 @@ export class IdRefs {
 /** The dialog open over the review view; annotations go by id so the dialog reads them fresh. */
 export type ReviewDialog =
   /** `region`: the box the reviewer drew (not a clicked word), which can be read again closer up. */
-  | { kind: 'create'; spans: SpanOut[]; region?: Region }
+  | { kind: 'create'; spans: SpanOut[]; region?: Region; fromSearch?: boolean }
   /** A box where nothing could be read, even closer up: the reviewer types its value. */
   | { kind: 'type-value'; region: Region }
   | { kind: 'edit-text'; annotationId: number }

@@ -14,7 +14,8 @@ import { ReviewDialogs } from './review/ReviewDialogs.tsx';
 import { ReviewPanel } from './review/ReviewPanel.tsx';
 import { ReviewToolbar } from './review/ReviewToolbar.tsx';
 import { annotationKey, boxesOf, reviewItems } from './review/tree.ts';
-import { useReviewKeys } from './review/useReviewKeys.ts';
+import { useReviewKeys, type WorkspaceKeys } from './review/useReviewKeys.ts';
+import { DRAWER_QUERY, useMediaQuery, usePanelWidth } from './review/usePanelLayout.ts';
 import './review/review.css';
 
 export function DocumentView({ documentId, mode }: { documentId: number; mode: 'review' | 'edit' }) {
@@ -61,13 +62,18 @@ function ReviewView({ documentId }: { documentId: number }) {
     },
     [project, documentId, say],
   );
-  const keyHandlers = useMemo(() => ({ onDocument: (d: 1 | -1) => void goToDocument(d), onSearch: () => searchField.current?.focus() }), [goToDocument]);
+  // What only the workspace knows (its search hits, finishing): it fills these in while it is shown.
+  const workspaceKeys = useRef<WorkspaceKeys>({});
+  const keyHandlers = useMemo(
+    () => ({ onDocument: (d: 1 | -1) => void goToDocument(d), onSearch: () => searchField.current?.focus(), workspace: workspaceKeys }),
+    [goToDocument],
+  );
   useReviewKeys(keyHandlers);
 
   const frame = useFillHeight();
   if (loadError) return <Notice title={`Document ${documentId}`} text={loadError} error />;
   if (!doc || doc.id !== documentId) return <Notice title={loading ? 'Opening the document…' : `Document ${documentId}`} busy />;
-  const navigation = { goToDocument: (d: 1 | -1) => void goToDocument(d), searchField };
+  const navigation = { goToDocument: (d: 1 | -1) => void goToDocument(d), searchField, workspaceKeys };
   if (doc.status_data !== DONE) return <ProcessingNotice doc={doc} {...navigation} />;
   return (
     <main ref={frame.ref} className="review-view" style={{ height: frame.height }}>
@@ -79,9 +85,10 @@ function ReviewView({ documentId }: { documentId: number }) {
 interface Navigation {
   goToDocument(direction: 1 | -1): void;
   searchField: RefObject<HTMLInputElement | null>;
+  workspaceKeys: RefObject<WorkspaceKeys>;
 }
 
-function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut } & Navigation) {
+function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { doc: DocumentOut } & Navigation) {
   const pages = useReview((s) => s.pages);
   const cursor = useReview((s) => s.cursor);
   const drawing = useReview((s) => s.drawing);
@@ -97,6 +104,9 @@ function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut 
   const offer = useRef<HTMLButtonElement>(null);
   useEffect(() => offer.current?.focus(), [emptyBox]);
   const reload = useReview((s) => s.reload);
+  const panel = usePanelWidth();
+  const drawer = useMediaQuery(DRAWER_QUERY);
+  const [drawerOpen, setDrawerOpen] = useState(false);
 
   const sets = doc.annotation_sets;
   const boxes = useMemo(() => boxesOf(sets), [sets]);
@@ -154,7 +164,15 @@ function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut 
     }
   }
 
+  /** A search hit becomes an annotation: the new-annotation dialog with the hit's text, the cursor's label chosen. */
+  function labelHit() {
+    const h = hits[hit];
+    if (!h || doc.is_reviewed) return;
+    setDialog({ kind: 'create', spans: [h], fromSearch: true });
+  }
+
   async function finish() {
+    if (doc.is_reviewed) return;
     if (!(await setReviewed(true))) return;
     try {
       const next = await nextUnreviewed(doc.project, doc.id);
@@ -165,9 +183,16 @@ function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut 
     }
   }
 
+  workspaceKeys.current = { finish: () => void finish(), labelHit };
+
   return (
     <>
-      <ReviewToolbar doc={doc} onDocument={goToDocument} search={{ hits, current: hit, onHits: setHits, onCurrent: setHit, inputRef: searchField }} />
+      <ReviewToolbar
+        doc={doc}
+        onDocument={goToDocument}
+        search={{ hits, current: hit, onHits: setHits, onCurrent: setHit, inputRef: searchField, onLabelHit: labelHit }}
+        drawer={drawer ? { open: drawerOpen, toggle: () => setDrawerOpen(!drawerOpen) } : null}
+      />
       <div className="row read-again-bar">
         <button type="button" onClick={() => void readDocumentAgain()} disabled={doc.is_reviewed} title="Read the scanned pages again (OCR)">
           Read again
@@ -199,7 +224,7 @@ function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut 
           </span>
         )}
       </div>
-      <div className="review-body">
+      <div className={`review-body${drawer ? ' with-drawer' : ''}`}>
         <div className="review-viewer">
           <Viewer
             documentId={doc.id}
@@ -215,7 +240,29 @@ function ReviewWorkspace({ doc, goToDocument, searchField }: { doc: DocumentOut 
             onSelectAnnotation={(id) => setCursor(annotationKey(id))}
           />
         </div>
-        <aside className="review-side" aria-label="Review">
+        {!drawer && (
+          <div
+            className="panel-handle"
+            role="separator"
+            aria-orientation="vertical"
+            aria-label="Width of the review panel"
+            aria-valuenow={panel.width}
+            aria-valuemin={panel.min}
+            aria-valuemax={panel.max}
+            tabIndex={0}
+            title="Drag to resize the review panel (or ← / → here)"
+            onPointerDown={panel.onPointerDown}
+            onKeyDown={panel.onKeyDown}
+          />
+        )}
+        <aside
+          id="review-panel"
+          className={`review-side${drawer ? ' drawer' : ''}`}
+          aria-label="Review"
+          hidden={drawer && !drawerOpen}
+          style={drawer ? undefined : { width: panel.width }}
+          data-width={drawer ? undefined : panel.width}
+        >
           <div className="review-scroll">
             <ReviewPanel sets={sets} locked={doc.is_reviewed} />
           </div>

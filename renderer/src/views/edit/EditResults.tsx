@@ -14,6 +14,18 @@ export function EditResults({ original, results }: { original: DocumentOut; resu
   const { set, error } = useDocumentSet(setId);
   const projectLink = <a href={`#/projects/${original.project}`}>Back to the project’s documents</a>;
 
+  // Turned or re-ordered without a split: the same document, edited in place; its pages are read again.
+  if (keptWhole && original.status_data === 2 && results[0].status_data !== 2) {
+    return (
+      <section className="edit-results" aria-labelledby="edit-results-title">
+        <h2 id="edit-results-title">Pages saved</h2>
+        <p>The document keeps its annotations and its review: boxes turned with their pages. Its pages are being read again as they now stand.</p>
+        <p>
+          <a href={`#/documents/${original.id}`}>Open {results[0].data_file_name}</a> · {projectLink}
+        </p>
+      </section>
+    );
+  }
   if (keptWhole) {
     return (
       <section className="edit-results" aria-labelledby="edit-results-title">

@@ -1,7 +1,10 @@
 // The pages of the document in their new order, with a split toggle in every gap between two pages.
 // Mouse: click, Shift-click and Ctrl-click select; drag re-orders. Keyboard (on a page): arrows go
 // through the pages, Ctrl+Space adds to the selection, Alt+arrows move, R / Shift+R turn, S splits after.
-import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+// The thumbnails are large enough to see where a payslip ends, and a slider sizes them (remembered); past
+// the thumbnail's own resolution the page image is shown instead.
+import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { clientFor, useSession } from '../../state/session.ts';
 import { PageThumb } from './PageThumb.tsx';
 import type { PageEditor } from './usePageEditor.ts';
 
@@ -10,8 +13,24 @@ interface DropTarget {
   side: 'before' | 'after';
 }
 
+const SIZE_KEY = 'folio.editThumbSize';
+const SIZE_MIN = 8;
+const SIZE_MAX = 28;
+const SIZE_DEFAULT = 14;
+/** Above this size (rem) the thumbnail (a small PNG) would be blurred: the page image is shown. */
+const THUMB_SHARP_UNTIL = 12;
+
+function storedSize(): number {
+  const n = Number(localStorage.getItem(SIZE_KEY));
+  return Number.isFinite(n) && n >= SIZE_MIN && n <= SIZE_MAX ? n : SIZE_DEFAULT;
+}
+
 export function PageStrip({ editor, thumbnailUrl }: { editor: PageEditor; thumbnailUrl(pageId: number): string }) {
   const { parts, pages, selected } = editor;
+  const [size, setSize] = useState(storedSize);
+  const token = useSession((s) => s.token);
+  const client = useMemo(() => clientFor(token), [token]);
+  const imageOf = (id: number) => (size > THUMB_SHARP_UNTIL ? client.pageImageUrl(id) : thumbnailUrl(id));
   const stripRef = useRef<HTMLDivElement>(null);
   const dragging = useRef<ReadonlySet<number> | null>(null);
   const [drop, setDrop] = useState<DropTarget | null>(null);
@@ -85,7 +104,24 @@ export function PageStrip({ editor, thumbnailUrl }: { editor: PageEditor; thumbn
 
   let index = -1;
   return (
-    <div className="page-strip" ref={stripRef} role="group" aria-label="Pages in their new order" onDragLeave={(e) => e.currentTarget === e.target && setDrop(null)}>
+    <>
+    <label className="thumb-zoom">
+      <span>Page size</span>
+      <input
+        type="range"
+        min={SIZE_MIN}
+        max={SIZE_MAX}
+        step={1}
+        value={size}
+        aria-valuetext={`${size} rem`}
+        onChange={(e) => {
+          const next = Number(e.target.value);
+          setSize(next);
+          localStorage.setItem(SIZE_KEY, String(next));
+        }}
+      />
+    </label>
+    <div className="page-strip" ref={stripRef} role="group" aria-label="Pages in their new order" style={{ ['--thumb' as string]: `${size}rem` }} onDragLeave={(e) => e.currentTarget === e.target && setDrop(null)}>
       {parts.map((part, partIndex) =>
         part.pages.map((page, k) => {
           index += 1;
@@ -95,7 +131,7 @@ export function PageStrip({ editor, thumbnailUrl }: { editor: PageEditor; thumbn
             <div className="strip-slot" key={page.id}>
               <PageThumb
                 page={page}
-                thumbnailUrl={thumbnailUrl(page.id)}
+                thumbnailUrl={imageOf(page.id)}
                 partIndex={partIndex}
                 partLabel={k === 0 && parts.length > 1 ? `Document ${partIndex + 1}` : null}
                 selected={selected.has(page.id)}
@@ -125,5 +161,6 @@ export function PageStrip({ editor, thumbnailUrl }: { editor: PageEditor; thumbn
         }),
       )}
     </div>
+    </>
   );
 }

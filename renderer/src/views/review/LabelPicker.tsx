@@ -1,6 +1,7 @@
-// A searchable list of labels (a combobox): type to filter, arrows to move, Enter or a click to pick. The
-// reviewer reaches any label of a long list in a few keys without the mouse.
-import { useId, useMemo, useState } from 'react';
+// A searchable list of labels (a combobox): type to filter, arrows to move, Enter or a click to pick, and
+// 1-9 (before any filter is typed) pick the numbered label. The reviewer reaches any label of a long list
+// in a few keys without the mouse; the active label scrolls into view (line-item labels sit far down).
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 
 export interface PickerOption {
   key: string;
@@ -32,6 +33,10 @@ export function LabelPicker<T extends PickerOption>({ options, picked, onPick, o
     return q ? options.filter((o) => o.name.toLowerCase().includes(q) || (o.detail ?? '').toLowerCase().includes(q)) : options;
   }, [options, query]);
   const current = Math.min(active, shown.length - 1);
+  const list = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    list.current?.querySelector<HTMLElement>(`[id="${listId}-${current}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [current, listId, shown]);
 
   return (
     <div className="label-picker">
@@ -57,6 +62,15 @@ export function LabelPicker<T extends PickerOption>({ options, picked, onPick, o
           if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
             e.preventDefault();
             setActive(Math.max(0, Math.min(shown.length - 1, current + (e.key === 'ArrowDown' ? 1 : -1))));
+          } else if (/^[1-9]$/.test(e.key) && query === '' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+            // Digits filter nothing yet: they pick the numbered label (a second press of it confirms).
+            const n = Number(e.key) - 1;
+            const option = shown[n];
+            if (!option) return;
+            e.preventDefault();
+            setActive(n);
+            if (picked?.key === option.key) onConfirm?.();
+            else onPick(option);
           } else if (e.key === 'Enter') {
             e.preventDefault();
             const option = shown[current];
@@ -65,7 +79,7 @@ export function LabelPicker<T extends PickerOption>({ options, picked, onPick, o
           }
         }}
       />
-      <ul id={listId} role="listbox" aria-label="Matching labels" className="picker-list">
+      <ul ref={list} id={listId} role="listbox" aria-label="Matching labels" className="picker-list">
         {shown.map((o, i) => (
           <li
             key={o.key}
@@ -79,7 +93,10 @@ export function LabelPicker<T extends PickerOption>({ options, picked, onPick, o
               onPick(o);
             }}
           >
-            <span className="picker-name">{o.name}</span>
+            <span className="picker-name">
+              {query === '' && i < 9 && <kbd className="picker-key" aria-hidden="true">{i + 1}</kbd>}
+              {o.name}
+            </span>
             {o.detail && <span className="muted picker-detail">{o.detail}</span>}
           </li>
         ))}

@@ -29,7 +29,8 @@ export function ReviewDialogs({ sets }: { sets: TreeSet[] }) {
         typed={dialog.kind === 'type-value'}
         currentSetId={atCursor?.set.id ?? null}
         // The label the reviewer is on (an unfilled one, typically) is the one a typed value is for.
-        initialLabelKey={dialog.kind === 'type-value' && atCursor ? labelOptionKey(atCursor.set.label_set.id, atCursor.label.id) : null}
+        // So is the label a search hit is made into (the reviewer searched for that label's value).
+        initialLabelKey={(dialog.kind === 'type-value' || dialog.fromSearch) && atCursor ? labelOptionKey(atCursor.set.label_set.id, atCursor.label.id) : null}
         onClose={close}
         onCreate={(input) => {
           close();

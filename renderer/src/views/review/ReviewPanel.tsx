@@ -9,7 +9,7 @@ import { labelKey, setKey, setTitle, type TreeLabel, type TreeSet } from './tree
 
 export function ReviewPanel({ sets, locked }: { sets: TreeSet[]; locked: boolean }) {
   if (!sets.length) {
-    return <p className="muted panel-empty">This document has no category, so there are no labels to review. Choose a category in the project's document list.</p>;
+    return <p className="muted panel-empty">This document has no category, so there are no labels to review. Choose its category above (Category).</p>;
   }
   return (
     <div className="review-sets">

@@ -1,6 +1,8 @@
-// The review view's top row: back to the project, the document, previous/next document, draw mode,
-// search, undo/redo (named after what they would undo), edit mode and the shortcut sheet.
+// The review view's top row: back to the project, the document, its category (changing it extracts again
+// with that category's AI), previous/next document, draw mode, search, undo/redo (named after what they
+// would undo), edit mode, the shortcut sheet, and on narrow windows the review panel's drawer toggle.
 import type { Ref } from 'react';
+import { CategorySelect } from './CategorySelect.tsx';
 import type { DocumentOut, SpanOut } from '../../api/client.ts';
 import { useReview } from '../../state/review.ts';
 import { SearchBox } from './SearchBox.tsx';
@@ -8,10 +10,12 @@ import { SearchBox } from './SearchBox.tsx';
 interface Props {
   doc: DocumentOut;
   onDocument(direction: 1 | -1): void;
-  search: { hits: SpanOut[]; current: number; onHits(hits: SpanOut[]): void; onCurrent(i: number): void; inputRef: Ref<HTMLInputElement> };
+  search: { hits: SpanOut[]; current: number; onHits(hits: SpanOut[]): void; onCurrent(i: number): void; inputRef: Ref<HTMLInputElement>; onLabelHit?(): void };
+  /** The panel is a drawer (narrow window): whether it is open, and its toggle. */
+  drawer: { open: boolean; toggle(): void } | null;
 }
 
-export function ReviewToolbar({ doc, onDocument, search }: Props) {
+export function ReviewToolbar({ doc, onDocument, search, drawer }: Props) {
   const drawing = useReview((s) => s.drawing);
   const setDrawing = useReview((s) => s.setDrawing);
   const setDialog = useReview((s) => s.setDialog);
@@ -28,6 +32,7 @@ export function ReviewToolbar({ doc, onDocument, search }: Props) {
       <h1 className="doc-title" title={doc.data_file_name}>
         {doc.data_file_name}
       </h1>
+      <CategorySelect doc={doc} />
       <nav className="doc-nav" aria-label="Documents of the project">
         <button type="button" onClick={() => onDocument(-1)} title="Previous document (Alt+←)" aria-keyshortcuts="Alt+ArrowLeft">
           ‹ Previous
@@ -51,6 +56,11 @@ export function ReviewToolbar({ doc, onDocument, search }: Props) {
       <button type="button" className="icon" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => setDialog({ kind: 'shortcuts' })}>
         ?
       </button>
+      {drawer && (
+        <button type="button" className="drawer-toggle" aria-expanded={drawer.open} aria-controls="review-panel" onClick={drawer.toggle}>
+          {drawer.open ? 'Hide review' : 'Review panel'}
+        </button>
+      )}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 // Text search in the document (POST /documents/<id>/search/): the hits go to the viewer as highlights,
-// Enter / Shift+Enter (or the arrows) step through them, Escape clears the search.
+// Enter / Shift+Enter (or the arrows) step through them, Escape clears the search. Ctrl+Enter in the field
+// (N elsewhere, or the Label button) makes the current hit an annotation.
 import { useId, useState, type Ref } from 'react';
 import type { SpanOut } from '../../api/client.ts';
 import { useSession } from '../../state/session.ts';
@@ -12,9 +13,11 @@ interface Props {
   onCurrent(index: number): void;
   /** The view focuses the field on "/". */
   inputRef: Ref<HTMLInputElement>;
+  /** The current hit becomes an annotation (the new-annotation dialog, prefilled). */
+  onLabelHit?(): void;
 }
 
-export function SearchBox({ documentId, hits, current, onHits, onCurrent, inputRef }: Props) {
+export function SearchBox({ documentId, hits, current, onHits, onCurrent, inputRef, onLabelHit }: Props) {
   const call = useSession((s) => s.call);
   const [query, setQuery] = useState('');
   const [searched, setSearched] = useState<string | null>(null);
@@ -71,6 +74,9 @@ export function SearchBox({ documentId, hits, current, onHits, onCurrent, inputR
             e.preventDefault();
             clear();
             e.currentTarget.blur();
+          } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey || e.altKey)) {
+            e.preventDefault();
+            if (hits.length) onLabelHit?.();
           } else if (e.key === 'Enter' && e.shiftKey) {
             e.preventDefault();
             step(-1);
@@ -86,6 +92,11 @@ export function SearchBox({ documentId, hits, current, onHits, onCurrent, inputR
       <button type="button" className="icon" aria-label="Next match" disabled={hits.length < 2} onClick={() => step(1)}>
         ›
       </button>
+      {onLabelHit && hits.length > 0 && (
+        <button type="button" className="small" onClick={onLabelHit} title="Make this match an annotation (N, or Ctrl+Enter in the search field)" aria-keyshortcuts="N Control+Enter">
+          Label match
+        </button>
+      )}
     </form>
   );
 }

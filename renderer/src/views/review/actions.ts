@@ -19,6 +19,14 @@ export const remove = (at: AnnotationAt) => run(deleteCommand(commandContext(), 
 export const editText = (at: AnnotationAt, texts: string[]) => run(editTextCommand(commandContext(), at, texts));
 export const changeLabel = (at: AnnotationAt, target: TreeLabel) => run(changeLabelCommand(commandContext(), at, target));
 export const acceptAll = (set: TreeSet, setName: string) => run(acceptAllCommand(commandContext(), set, setName));
+/** Every annotation of the document awaiting feedback, whatever its set: the A key. */
+export function acceptEverything(): Promise<boolean> {
+  const { doc, say } = useReview.getState();
+  if (!doc) return Promise.resolve(false);
+  const command = acceptAllCommand(commandContext(), doc.annotation_sets, 'the document');
+  if (!command) say({ kind: 'info', text: 'Nothing awaits review: every annotation is accepted or declined.' });
+  return run(command);
+}
 export const markMissing = (set: TreeSet, label: TreeLabel) => run(markMissingCommand(commandContext(), set, label));
 export const restore = (set: TreeSet, label: TreeLabel) => run(restoreCommand(commandContext(), set, label));
 

@@ -62,12 +62,13 @@ export function reviewCommand(ctx: CommandContext, { set, label, annotation: a }
   };
 }
 
-/** Accept every annotation of a set that awaits feedback, in one request. */
-export function acceptAllCommand(ctx: CommandContext, set: TreeSet, setName: string): Command | null {
-  const pending = set.labels.flatMap((l) => l.annotations.filter((a) => a.review_state === 'Feedback required'));
+/** Accept every annotation of a set (or of several: the whole document) that awaits feedback, in one request. */
+export function acceptAllCommand(ctx: CommandContext, sets: TreeSet | TreeSet[], setName: string): Command | null {
+  const list = Array.isArray(sets) ? sets : [sets];
+  const pending = list.flatMap((set) => set.labels.flatMap((l) => l.annotations.filter((a) => a.review_state === 'Feedback required')));
   if (!pending.length) return null;
   const refs = pending.map((a) => ctx.annotations.of(a.id));
-  const guards = set.labels.filter((l) => l.annotations.some((a) => a.review_state === 'Feedback required')).map((l) => missingGuard(ctx, set, l));
+  const guards = list.flatMap((set) => set.labels.filter((l) => l.annotations.some((a) => a.review_state === 'Feedback required')).map((l) => missingGuard(ctx, set, l)));
   return {
     title: `Accept ${pending.length} annotation${pending.length === 1 ? '' : 's'} of ${setName}`,
     perform: async (c) => void (await c.reviewAnnotations(ctx.documentId, refs.map((r) => r.id), true)),
@@ -114,9 +115,9 @@ export function markMissingCommand(ctx: CommandContext, set: TreeSet, label: Tre
     async perform(c) {
       const made = await createMissing(c, ctx, body, ref);
       ref = made.ref;
-      // A potential set became a real one: redo must land in that same set.
-      body.annotation_set = made.record.annotation_set;
     },
+    // Undone, a set the mark alone opened goes with it (the API drops an emptied set), so redo opens
+    // one again from the label set instead of naming the set that is gone.
     revert: async (c) => void (ref && (await c.deleteMissing(ref.id))),
   };
 }
@@ -125,7 +126,10 @@ export function markMissingCommand(ctx: CommandContext, set: TreeSet, label: Tre
 export function restoreCommand(ctx: CommandContext, set: TreeSet, label: TreeLabel): Command | null {
   if (label.missing_annotation === null || set.id === null) return null;
   const ref = ctx.missing.of(label.missing_annotation);
-  const body: MissingAnnotationCreateItem = { document: ctx.documentId, label: label.id, label_set: set.label_set.id, annotation_set: set.id };
+  // A set holding nothing but this mark is dropped with it (the API leaves no empty set): undo opens the
+  // label set's set again rather than naming the one that is gone.
+  const alone = set.labels.every((l) => !l.annotations.length && (l.id === label.id || l.missing_annotation === null));
+  const body: MissingAnnotationCreateItem = { document: ctx.documentId, label: label.id, label_set: set.label_set.id, ...(alone ? {} : { annotation_set: set.id }) };
   return {
     title: `Restore ${label.name}`,
     perform: (c) => c.deleteMissing(ref.id),

@@ -1,14 +1,22 @@
 // The review view's keyboard (issue 5, item 8; the sheet in ShortcutSheet.tsx lists the same keys). Keys go
 // to text fields and open dialogs untouched; on other buttons Enter and Delete keep their own meaning,
 // except on the panel's item buttons, whose Enter/Delete act on the item.
-import { useEffect } from 'react';
+import { useEffect, type RefObject } from 'react';
 import { useReview } from '../../state/review.ts';
-import { deleteAction, primaryAction } from './actions.ts';
+import { acceptEverything, deleteAction, primaryAction } from './actions.ts';
 import { reviewItems } from './tree.ts';
+
+/** What the review workspace does on its keys while it is shown (not while the document is processed). */
+export interface WorkspaceKeys {
+  finish?(): void;
+  /** The current search hit becomes an annotation. */
+  labelHit?(): void;
+}
 
 export interface ReviewKeyHandlers {
   onDocument(direction: 1 | -1): void;
   onSearch(): void;
+  workspace?: RefObject<WorkspaceKeys>;
 }
 
 function currentItem() {
@@ -37,6 +45,12 @@ export function useReviewKeys(handlers: ReviewKeyHandlers): void {
       if (e.altKey && (key === 'ArrowRight' || key === 'ArrowLeft')) {
         e.preventDefault(); // also keeps Alt+Left from going back in the window's history
         handlers.onDocument(key === 'ArrowRight' ? 1 : -1);
+        return;
+      }
+      if (mod && !typing && key === 'Enter') {
+        if (locked) return;
+        e.preventDefault();
+        handlers.workspace?.current?.finish?.();
         return;
       }
       if (typing || mod || e.altKey) return;
@@ -69,6 +83,22 @@ export function useReviewKeys(handlers: ReviewKeyHandlers): void {
           return;
         case 'd':
           if (!locked) s.setDrawing(!s.drawing);
+          return;
+        case 'a':
+          // Accept every annotation of the document still awaiting feedback (one request, one undo).
+          if (locked) return;
+          e.preventDefault();
+          void acceptEverything();
+          return;
+        case 'f':
+          if (locked) return;
+          e.preventDefault();
+          handlers.workspace?.current?.finish?.();
+          return;
+        case 'n':
+          if (locked) return;
+          e.preventDefault();
+          handlers.workspace?.current?.labelHit?.();
           return;
         case 'e':
         case 'l': {

@@ -26,6 +26,7 @@ import { OcrPool } from '../../main/pipeline/ocr/ocrPool.ts';
 import { wasmEngine } from '../../main/pipeline/ocr/wasmEngine.ts';
 import { findNativeTesseract, nativeEngine } from '../../main/pipeline/ocr/nativeEngine.ts';
 import type { OcrEngine } from '../../main/pipeline/ocr/engine.ts';
+import { hybridEngine, paddleEngine } from '../../main/pipeline/ocr/paddleEngine.ts';
 import { DEFAULT_PREPROCESS, type PreprocessOptions } from '../../main/pipeline/ocr/preprocess.ts';
 
 const run = promisify(execFile);
@@ -157,6 +158,9 @@ async function main(): Promise<void> {
     if (program && wanted.has('program')) line(`tesseract program (${program.version})`, await nativeProgram(receipts, dataDir));
     if (wanted.has('default')) line(`Folio default (${defaultEngine.name})`, await throughPipeline(receipts, defaultEngine, {}, dataDir));
     if (program && wanted.has('wasm')) line('Folio default (wasm)', await throughPipeline(receipts, wasmEngine(), {}, dataDir));
+    // The photo readers (paddleEngine.ts): PP-OCRv4 alone, and its line detection with tesseract reading.
+    if (wanted.has('paddle')) line('paddle (PP-OCRv4)', await throughPipeline(receipts, paddleEngine(), {}, dataDir));
+    if (wanted.has('hybrid')) line(`hybrid (PP-OCRv4 lines, ${defaultEngine.name})`, await throughPipeline(receipts, hybridEngine(defaultEngine), {}, dataDir));
     if (wanted.has('ablation')) {
       // Each step switched against the default alone.
       const steps: [string, Partial<PreprocessOptions>][] = [

@@ -71,7 +71,7 @@ describe('orientation', () => {
 describe('engines', () => {
   it('picks the engine by FOLIO_OCR_ENGINE: auto takes the native program when there is one', () => {
     expect(engineSetting({})).toBe('auto');
-    expect(() => engineSetting({ FOLIO_OCR_ENGINE: 'paddle' })).toThrow(ConfigError);
+    expect(() => engineSetting({ FOLIO_OCR_ENGINE: 'ocropus' })).toThrow(ConfigError);
     expect(selectEngine({ FOLIO_OCR_ENGINE: 'wasm', PATH: process.env.PATH }).name).toBe('wasm');
     expect(selectEngine({ FOLIO_OCR_ENGINE: 'auto', PATH: '/nonexistent' }).name).toBe('wasm');
     expect(() => selectEngine({ FOLIO_OCR_ENGINE: 'native', PATH: '/nonexistent' })).toThrow(/FOLIO_OCR_ENGINE=native needs the tesseract program/);

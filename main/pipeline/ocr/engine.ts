@@ -6,6 +6,8 @@
 import { ConfigError } from '../../config.ts';
 import type { TessBlock } from './ocrText.ts';
 import { nativeEngine, findNativeTesseract } from './nativeEngine.ts';
+import { hybridEngine, paddleEngine } from './paddleEngine.ts';
+import { paddleMissing } from './paddle/models.ts';
 import { wasmEngine } from './wasmEngine.ts';
 
 /** What tesseract's orientation detection (OSD) says. Confidence is tesseract's: 0 is a guess, clean
@@ -42,14 +44,16 @@ export interface OcrEngine {
   open(codes: string[], modelDir: string, options: { startTimeoutMs: number }): Promise<OcrSession>;
 }
 
-export type EngineSetting = 'auto' | 'wasm' | 'native';
+export type EngineSetting = 'auto' | 'wasm' | 'native' | 'paddle' | 'hybrid';
+const SETTINGS: readonly EngineSetting[] = ['auto', 'wasm', 'native', 'paddle', 'hybrid'];
 
-/** FOLIO_OCR_ENGINE: auto (the default), wasm or native. */
+/** FOLIO_OCR_ENGINE: auto (the default), wasm, native, paddle (PP-OCRv4, paddleEngine.ts) or hybrid
+ * (PP-OCRv4's line detection, tesseract reading the lines). */
 export function engineSetting(env: NodeJS.ProcessEnv = process.env): EngineSetting {
   const raw = (env.FOLIO_OCR_ENGINE ?? '').trim().toLowerCase();
   if (raw === '') return 'auto';
-  if (raw === 'auto' || raw === 'wasm' || raw === 'native') return raw;
-  throw new ConfigError(`FOLIO_OCR_ENGINE must be auto, wasm or native, got "${env.FOLIO_OCR_ENGINE}"`);
+  if ((SETTINGS as string[]).includes(raw)) return raw as EngineSetting;
+  throw new ConfigError(`FOLIO_OCR_ENGINE must be auto, wasm, native, paddle or hybrid, got "${env.FOLIO_OCR_ENGINE}"`);
 }
 
 /** The engine a setting picks: native when asked for (a ConfigError when the program is missing), auto
@@ -59,6 +63,12 @@ export function selectEngine(env: NodeJS.ProcessEnv = process.env): OcrEngine {
   const setting = engineSetting(env);
   if (setting === 'wasm') return wasmEngine();
   const program = findNativeTesseract(env);
+  if (setting === 'paddle' || setting === 'hybrid') {
+    const missing = paddleMissing();
+    if (missing) throw new ConfigError(`FOLIO_OCR_ENGINE=${setting} cannot run here: ${missing}`);
+    // The hybrid's line reader: the native program when there is one, like auto.
+    return setting === 'paddle' ? paddleEngine() : hybridEngine(program ? nativeEngine(program) : wasmEngine());
+  }
   if (program) return nativeEngine(program);
   if (setting === 'native') {
     throw new ConfigError(`FOLIO_OCR_ENGINE=native needs the tesseract program (4 or later): install tesseract-ocr or set FOLIO_TESSERACT to it${env.FOLIO_TESSERACT ? ` (FOLIO_TESSERACT=${env.FOLIO_TESSERACT} does not run)` : ''}`);
@@ -73,5 +83,10 @@ export function knownEngines(env: NodeJS.ProcessEnv = process.env): { name: stri
   return [
     { name: 'wasm', engine: wasmEngine() },
     program ? { name: 'native', engine: nativeEngine(program) } : { name: 'native', missing: 'the tesseract program (4 or later) is not installed (tesseract-ocr, or FOLIO_TESSERACT)' },
+    ...(['paddle', 'hybrid'] as const).map((name) => {
+      const missing = paddleMissing();
+      if (missing) return { name, missing };
+      return { name, engine: name === 'paddle' ? paddleEngine() : hybridEngine(program ? nativeEngine(program) : wasmEngine()) };
+    }),
   ];
 }

@@ -1,0 +1,94 @@
+// CTC greedy decoding of the PP-OCR recognizer's output, keeping where each character was read: the
+// recognizer emits one class distribution per time step (a column band of the line image, 8 pixels of
+// its 48-pixel-high input), and a character is the run of steps whose best class it is. The recognizer
+// rarely emits the space class between English words, so word breaks are restored from the ink between
+// the characters' positions (spaceBreaks).
+
+export interface CtcChar {
+  /** Class index (1.. into the dictionary; `space` for the space class). */
+  index: number;
+  /** First and last time step of the character's run. */
+  first: number;
+  last: number;
+  /** Mean of the character's best-class probabilities over its run. */
+  prob: number;
+}
+
+/**
+ * Greedy decoding of one line: `probs` holds `steps` distributions of `classes` values from `offset`.
+ * Class 0 is CTC's blank; a repeated class is one character unless a blank separates the repeats.
+ */
+export function ctcGreedy(probs: Float32Array, steps: number, classes: number, offset = 0): CtcChar[] {
+  const out: (CtcChar & { sum: number; n: number })[] = [];
+  let previous = 0;
+  let current: (CtcChar & { sum: number; n: number }) | undefined;
+  for (let t = 0; t < steps; t++) {
+    const base = offset + t * classes;
+    let best = 0;
+    let bestP = probs[base];
+    for (let k = 1; k < classes; k++) {
+      const p = probs[base + k];
+      if (p > bestP) {
+        bestP = p;
+        best = k;
+      }
+    }
+    if (best !== 0 && best === previous && current) {
+      current.last = t;
+      current.sum += bestP;
+      current.n++;
+    } else if (best !== 0) {
+      current = { index: best, first: t, last: t, prob: 0, sum: bestP, n: 1 };
+      out.push(current);
+    } else {
+      current = undefined;
+    }
+    previous = best;
+  }
+  return out.map(({ index, first, last, sum, n }) => ({ index, first, last, prob: sum / n }));
+}
+
+/** A character of a line with its horizontal position in the line image (pixels of the recognizer's input). */
+export interface PlacedChar {
+  text: string;
+  /** Centre of the character's run. */
+  center: number;
+  prob: number;
+}
+
+export interface SpacingOptions {
+  /** An unlit gap (no ink across the line's middle) wider than this many letter heights is a space... */
+  inkGap: number;
+  /** ...and where the line has no measurable ink, a distance between neighbouring characters' centres wider
+   * than this many line-image heights. */
+  pitch: number;
+}
+
+/**
+ * Where words break: before character i when the widest run of columns without ink between the centres of
+ * characters i-1 and i is wider than a share of the letters' height (measured from the ink: the line image
+ * holds the detector's margins too, and they vary). Centre distances alone are coarse (one time step is a
+ * sixth of the line's height) and mislead in proportional fonts (a narrow "i" beside a wide "M"), so they
+ * decide only for lines without ink contrast. The thresholds were measured on receipts apart from the OCR
+ * benchmark's (test/bench/paddleSpacing.bench.ts), not tuned per receipt.
+ */
+export function spaceBreaks(chars: PlacedChar[], heights: { line: number; letters: number }, ink: Uint8Array | undefined, options: SpacingOptions): boolean[] {
+  return chars.map((c, i) => {
+    if (i === 0) return false;
+    const a = chars[i - 1].center;
+    if (!ink) return (c.center - a) / heights.line > options.pitch;
+    return widestGap(ink, a, c.center) / heights.letters > options.inkGap;
+  });
+}
+
+/** The longest run of columns without ink strictly between two positions. */
+export function widestGap(ink: Uint8Array, from: number, to: number): number {
+  let best = 0;
+  let run = 0;
+  const end = Math.min(ink.length, Math.floor(to));
+  for (let x = Math.max(0, Math.ceil(from)); x < end; x++) {
+    if (ink[x]) run = 0;
+    else if (++run > best) best = run;
+  }
+  return best;
+}

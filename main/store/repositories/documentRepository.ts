@@ -62,7 +62,8 @@ const listSpec: ListSpec = {
     id: 'documents.id',
     created_at: 'documents.created_at',
     updated_at: 'documents.updated_at',
-    data_file_name: 'documents.data_file_name',
+    // As a reviewer reads a list of names: "alpha.pdf" before "Beta.pdf".
+    data_file_name: sql`documents.data_file_name collate nocase`,
     status_data: 'documents.status',
     status: 'documents.status',
     dataset_status: 'documents.dataset_status',

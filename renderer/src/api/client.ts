@@ -2,7 +2,7 @@
 // only, so zod stays out of the bundle). One class over a Transport: HTTP in a browser, IPC in the
 // desktop window. Views and stores call these methods, never fetch.
 import type { z } from 'zod';
-import type { TokenResponse, User } from '../../../shared/schemas/accounts.ts';
+import type { Member, TokenResponse, User, UserCreate } from '../../../shared/schemas/accounts.ts';
 import type { envelope } from '../../../shared/schemas/common.ts';
 import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import type { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
@@ -19,6 +19,8 @@ import type { QueryValue, Transport } from './transport.ts';
 export type Envelope<S extends z.ZodType> = z.infer<ReturnType<typeof envelope<S>>>;
 export type UserOut = z.infer<typeof User>;
 export type ProjectOut = z.infer<typeof Project>;
+export type MemberOut = z.infer<typeof Member>;
+export type Role = MemberOut['role'];
 export type ProjectInput = z.input<typeof ProjectCreate>;
 export type CategoryOut = z.infer<typeof Category>;
 export type LabelOut = z.infer<typeof Label>;
@@ -59,6 +61,15 @@ export class FolioClient {
   me = () => this.get<UserOut>('/api/v3/auth/me/');
   /** Deletes the account's token (scripts using it stop working); the next login makes a new one. */
   deleteToken = () => this.send<void>('DELETE', '/api/v3/auth/');
+
+  // --- administration (users: administrators only; members: changes by owners and administrators) ---
+  listUsers = () => this.get<Envelope<typeof User>>('/api/v3/users/', { limit: 1000 });
+  createUser = (input: z.input<typeof UserCreate>) => this.send<UserOut>('POST', '/api/v3/users/', input);
+  deleteUser = (id: number) => this.send<void>('DELETE', `/api/v3/users/${id}/`);
+  listMembers = (project: number) => this.get<Envelope<typeof Member>>(`/api/v3/projects/${project}/members/`, { limit: 1000 });
+  addMember = (project: number, email: string, role: Role) => this.send<MemberOut>('POST', `/api/v3/projects/${project}/members/`, { email, role });
+  setMemberRole = (project: number, userId: number, role: Role) => this.send<MemberOut>('PATCH', `/api/v3/projects/${project}/members/${userId}/`, { role });
+  removeMember = (project: number, userId: number) => this.send<void>('DELETE', `/api/v3/projects/${project}/members/${userId}/`);
 
   // --- projects and taxonomy -----------------------------------------------------------------------
   listProjects = (q: ListQuery = {}) => this.get<Envelope<typeof Project>>('/api/v3/projects/', q);
@@ -117,6 +128,11 @@ export class FolioClient {
   postprocess = (document: number, outputs: PostprocessInput[]) => this.send<DocumentOut[]>('POST', `/api/v3/documents/${document}/postprocess/`, outputs);
   /** Reads the whole document again (a job: the document goes back through processing). */
   readAgain = (document: number, ocrLanguages?: string[]) => this.send<DocumentOut>('POST', `/api/v3/documents/${document}/read-again/`, ocrLanguages ? { ocr_languages: ocrLanguages } : {});
+  /** Runs the category's active extraction AI on the document again (a job, like after processing). */
+  extractAgain = (document: number) => this.send<DocumentOut>('POST', `/api/v3/documents/${document}/extract-again/`, {});
+  /** The project's documents whose uploaded file has this SHA-256 (earlier uploads of the same bytes). */
+  documentsWithHash = (project: number, hash: string) =>
+    this.get<Envelope<typeof DocumentListItem>>('/api/v3/documents/', { project, content_hash: hash, fields: 'id,data_file_name', limit: 10 });
   /** Reads one drawn region again at a higher resolution; found text joins the document text. */
   readRegion = (document: number, region: z.input<typeof ReadRegionRequest>) =>
     this.send<z.infer<typeof ReadRegionResponse>>('POST', `/api/v3/documents/${document}/read-region/`, region);

@@ -7,6 +7,7 @@ import { ProjectsView } from '../views/ProjectsView.tsx';
 import { ProjectView } from '../views/ProjectView.tsx';
 import { DocumentView } from '../views/DocumentView.tsx';
 import { SettingsView } from '../views/SettingsView.tsx';
+import { UsersView } from '../views/admin/UsersView.tsx';
 
 export function Workspace() {
   const user = useSession((s) => s.user);
@@ -27,6 +28,11 @@ export function Workspace() {
           <a href="#/projects" aria-current={route.view === 'projects' || route.view === 'project' ? 'page' : undefined}>
             Projects
           </a>
+          {user?.is_admin && (
+            <a href="#/users" aria-current={route.view === 'users' ? 'page' : undefined}>
+              Users
+            </a>
+          )}
           <a href="#/settings" aria-current={route.view === 'settings' ? 'page' : undefined}>
             Settings
           </a>
@@ -43,6 +49,7 @@ export function Workspace() {
       {route.view === 'project' && <ProjectView projectId={route.projectId} tab={route.tab} />}
       {route.view === 'document' && <DocumentView documentId={route.documentId} mode={route.mode} />}
       {route.view === 'settings' && <SettingsView />}
+      {route.view === 'users' && <UsersView />}
     </>
   );
 }

@@ -26,11 +26,48 @@ export interface DocumentFilters {
   category: string;
   is_reviewed: '' | 'true' | 'false';
   dataset_status: string;
-  /** Part of the file name. */
-  name: string;
+  /** Words of the text (full-text search) or part of the file name. */
+  q: string;
+  /** An assignee's email, or 'null' for unassigned documents. */
+  assignee: string;
 }
 
-export const NO_FILTERS: DocumentFilters = { status: '', category: '', is_reviewed: '', dataset_status: '', name: '' };
+export const NO_FILTERS: DocumentFilters = { status: '', category: '', is_reviewed: '', dataset_status: '', q: '', assignee: '' };
+/** Newest first, the list's order until a column is chosen. */
+export const DEFAULT_ORDERING = '-created_at';
+
+/** What the list shows: the part of the window's address after `?` (router.ts), so it survives a reload. */
+export interface ListView {
+  filters: DocumentFilters;
+  /** The API's `ordering`: a field, '-' first for descending. */
+  ordering: string;
+  offset: number;
+}
+
+export const DEFAULT_VIEW: ListView = { filters: NO_FILTERS, ordering: DEFAULT_ORDERING, offset: 0 };
+
+export function viewFromQuery(query: string | undefined): ListView {
+  const p = new URLSearchParams(query ?? '');
+  const filters = { ...NO_FILTERS };
+  for (const key of Object.keys(NO_FILTERS) as (keyof DocumentFilters)[]) {
+    const v = p.get(key);
+    if (v !== null) (filters as Record<string, string>)[key] = v;
+  }
+  if (!['', 'true', 'false'].includes(filters.is_reviewed)) filters.is_reviewed = '';
+  const offset = Number(p.get('offset'));
+  return { filters, ordering: p.get('ordering') || DEFAULT_ORDERING, offset: Number.isInteger(offset) && offset > 0 ? offset : 0 };
+}
+
+/** Only what differs from the defaults, so a plain list has a plain address. */
+export function queryFromView(view: ListView): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(view.filters)) if (v !== '') p.set(k, v);
+  if (view.ordering !== DEFAULT_ORDERING) p.set('ordering', view.ordering);
+  if (view.offset > 0) p.set('offset', String(view.offset));
+  return p.toString();
+}
+
+const sameView = (a: ListView, b: ListView) => queryFromView(a) === queryFromView(b);
 
 export type UploadPhase = 'queued' | 'uploading' | 'processing' | 'done' | 'waiting' | 'failed' | 'rejected' | 'cancelled';
 
@@ -58,6 +95,7 @@ interface Pending {
 interface DocumentsState {
   projectId: number | null;
   filters: DocumentFilters;
+  ordering: string;
   offset: number;
   items: DocumentItem[];
   count: number;
@@ -67,11 +105,9 @@ interface DocumentsState {
   loaded: boolean;
   error: string | null;
   uploads: UploadItem[];
-  /** Shows a project's list (first page, no filters) when it is not the one shown. */
-  open(projectId: number): void;
+  /** Shows a project's list as `view` says (the address); asks the API only when something changed. */
+  show(projectId: number, view: ListView, force?: boolean): void;
   reload(): Promise<void>;
-  setFilters(changes: Partial<DocumentFilters>): void;
-  setOffset(offset: number): void;
   /** Queues files for upload; `category` null leaves categorization to the AI. */
   upload(projectId: number, files: File[], category: number | null): void;
   cancelUpload(key: number): void;
@@ -94,12 +130,14 @@ export const useDocuments = create<DocumentsState>()((set, get) => {
     set((s) => ({ uploads: s.uploads.map((u) => (u.key === key ? { ...u, ...changes } : u)) }));
 
   async function fetchPage(): Promise<void> {
-    const { projectId, filters, offset } = get();
+    const { projectId, filters, offset, ordering } = get();
     if (projectId === null) return;
     const seq = ++requestSeq;
     set({ loading: true });
+    // Empty filters are left out: '' would mean "unset" to the API's id filters.
+    const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''));
     try {
-      const page = await call((c) => c.listDocuments({ project: projectId, ...filters, limit: PAGE_SIZE, offset, ordering: '-created_at,-id' }));
+      const page = await call((c) => c.listDocuments({ project: projectId, ...query, limit: PAGE_SIZE, offset, ordering: `${ordering},-id` }));
       // A newer request (other filters, another page) has been sent since: its answer is the one to show.
       if (seq !== requestSeq) return;
       // The page is past the end (documents were deleted or split meanwhile): show the first one.
@@ -203,6 +241,7 @@ export const useDocuments = create<DocumentsState>()((set, get) => {
   return {
     projectId: null,
     filters: NO_FILTERS,
+    ordering: DEFAULT_ORDERING,
     offset: 0,
     items: [],
     count: 0,
@@ -211,20 +250,14 @@ export const useDocuments = create<DocumentsState>()((set, get) => {
     error: null,
     uploads: [],
 
-    open(projectId) {
-      if (get().projectId === projectId) return void fetchPage();
-      set({ projectId, filters: NO_FILTERS, offset: 0, items: [], count: 0, loaded: false, error: null });
+    show(projectId, view, force = false) {
+      const s = get();
+      if (!force && s.projectId === projectId && s.loaded && sameView(s, view)) return;
+      if (s.projectId !== projectId) set({ items: [], count: 0, loaded: false, error: null });
+      set({ projectId, filters: view.filters, ordering: view.ordering, offset: view.offset });
       void fetchPage();
     },
     reload: fetchPage,
-    setFilters(changes) {
-      set((s) => ({ filters: { ...s.filters, ...changes }, offset: 0 }));
-      void fetchPage();
-    },
-    setOffset(offset) {
-      set({ offset: Math.max(0, offset) });
-      void fetchPage();
-    },
 
     upload(projectId, files, category) {
       const items = files.map((file): UploadItem => {
@@ -249,7 +282,7 @@ export const useDocuments = create<DocumentsState>()((set, get) => {
       for (const job of pending.values()) job.abort.abort();
       pending.clear();
       requestSeq += 1; // answers still on their way are dropped
-      set({ projectId: null, filters: NO_FILTERS, offset: 0, items: [], count: 0, loading: false, loaded: false, error: null, uploads: [] });
+      set({ projectId: null, filters: NO_FILTERS, ordering: DEFAULT_ORDERING, offset: 0, items: [], count: 0, loading: false, loaded: false, error: null, uploads: [] });
     },
     clearFinished(projectId) {
       set((s) => ({ uploads: s.uploads.filter((u) => u.projectId !== projectId || isActive(u.phase)) }));

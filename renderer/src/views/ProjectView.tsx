@@ -1,4 +1,4 @@
-// One project: its documents, its setup (categories, labels, label sets) and its AIs, as tabs.
+// One project: its documents, its setup (categories, labels, label sets), its AIs and its members, as tabs.
 import { useEffect, useState } from 'react';
 import { useSession } from '../state/session.ts';
 import type { ProjectOut } from '../api/client.ts';
@@ -6,13 +6,16 @@ import { DocumentsTab } from './project/DocumentsTab.tsx';
 import { SetupTab } from './project/SetupTab.tsx';
 import './project/project.css';
 import { AiPanel } from './ai/AiPanel.tsx';
+import { MembersTab } from './admin/MembersTab.tsx';
+import type { ProjectTab } from '../router.ts';
 
-type Tab = 'documents' | 'setup' | 'ai';
+type Tab = ProjectTab;
 
 const TABS: [Tab, string][] = [
   ['documents', 'Documents'],
   ['setup', 'Setup'],
   ['ai', 'AI'],
+  ['members', 'Members'],
 ];
 
 export function ProjectView({ projectId, tab }: { projectId: number; tab: Tab }) {
@@ -46,6 +49,7 @@ export function ProjectView({ projectId, tab }: { projectId: number; tab: Tab })
       {tab === 'documents' && <DocumentsTab project={project} />}
       {tab === 'setup' && <SetupTab project={project} onProjectSaved={setProject} />}
       {tab === 'ai' && <AiPanel projectId={projectId} />}
+      {tab === 'members' && <MembersTab project={project} />}
     </main>
   );
 }

@@ -50,7 +50,14 @@ export function AiScope({ scope, title, notice, fileUrl }: AiScopeProps) {
       <div aria-live="polite">
         {actionError && (
           <p className="error" role="alert">
-            {actionError}
+            {/* The API's own field names are for scripts; the reviewer gets the way to the documents instead. */}
+            {actionError.replace(/\s*\(API:[^)]*\)/, '')}
+            {/no (categorized )?training document/.test(actionError) && (
+              <>
+                {' '}
+                <a href={`#/projects/${scope.projectId}?status=2${scope.categoryId ? `&category=${scope.categoryId}` : ''}`}>Mark documents as training data</a>
+              </>
+            )}
           </p>
         )}
         {loadError && (

@@ -77,7 +77,7 @@ export function PageEditor({ data, onDone }: { data: EditData; onDone(results: D
           </span>
         </div>
         <p className="muted edit-hint">
-          {selected.size ? `${selected.size} of ${pages.length} pages selected. ` : `${pages.length} pages. `}
+          {selected.size ? `${selected.size} of ${pages.length} pages selected. ` : `${pages.length} ${pages.length === 1 ? 'page' : 'pages'}. `}
           Shift- or Ctrl-click to select more; drag to re-order; ✂ between pages splits. Keys on a page: arrows, Ctrl+Space select, Alt+arrows move, R / Shift+R turn, S split.
         </p>
         <PageStrip editor={editor} thumbnailUrl={client.thumbnailUrl} />

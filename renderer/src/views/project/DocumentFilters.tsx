@@ -1,7 +1,7 @@
-// The filters of the document list (status, category, reviewed, dataset status) and the search by
-// file name, which waits for a pause in typing before it asks the API.
+// The filters of the document list (status, category, reviewed, dataset status, assignee) and the search
+// in the documents' text and file names, which waits for a pause in typing before it asks the API.
 import { useEffect, useState } from 'react';
-import type { CategoryOut } from '../../api/client.ts';
+import type { CategoryOut, MemberOut } from '../../api/client.ts';
 import { DATASET_STATUS_NAMES, IN_PROGRESS_STATUSES, NO_FILTERS, type DocumentFilters as Filters } from '../../state/documents.ts';
 
 const SEARCH_DELAY_MS = 250;
@@ -17,27 +17,30 @@ const STATUS_CHOICES: [string, string][] = [
 interface Props {
   filters: Filters;
   categories: CategoryOut[];
+  members: MemberOut[];
+  /** The signed-in user's email, for "Assigned to me". */
+  me: string;
   onChange(changes: Partial<Filters>): void;
 }
 
-export function DocumentFilters({ filters, categories, onChange }: Props) {
-  const [search, setSearch] = useState(filters.name);
+export function DocumentFilters({ filters, categories, members, me, onChange }: Props) {
+  const [search, setSearch] = useState(filters.q);
 
-  // The field follows the store when the filters are cleared or another project opens.
-  useEffect(() => setSearch(filters.name), [filters.name]);
+  // The field follows the address when the filters are cleared or another project opens.
+  useEffect(() => setSearch(filters.q), [filters.q]);
 
   useEffect(() => {
-    if (search === filters.name) return;
-    const timer = setTimeout(() => onChange({ name: search }), SEARCH_DELAY_MS);
+    if (search === filters.q) return;
+    const timer = setTimeout(() => onChange({ q: search }), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [search, filters.name, onChange]);
+  }, [search, filters.q, onChange]);
 
   const any = Object.entries(filters).some(([k, v]) => v !== NO_FILTERS[k as keyof Filters]);
   return (
     <div className="filters" role="search" aria-label="Filter documents">
       <div className="field grow">
-        <label htmlFor="doc-search">Search file names</label>
-        <input id="doc-search" type="search" value={search} placeholder="e.g. invoice" onChange={(e) => setSearch(e.target.value)} />
+        <label htmlFor="doc-search">Search text and file names</label>
+        <input id="doc-search" type="search" value={search} placeholder="e.g. invoice 2024" onChange={(e) => setSearch(e.target.value)} />
       </div>
       <Select id="doc-filter-status" label="Status" value={filters.status} onChange={(status) => onChange({ status })} choices={STATUS_CHOICES} />
       <Select
@@ -60,6 +63,18 @@ export function DocumentFilters({ filters, categories, onChange }: Props) {
         value={filters.dataset_status}
         onChange={(dataset_status) => onChange({ dataset_status })}
         choices={[['', 'Any'], ...DATASET_STATUS_NAMES.map((n, i): [string, string] => [String(i), n])]}
+      />
+      <Select
+        id="doc-filter-assignee"
+        label="Assignee"
+        value={filters.assignee}
+        onChange={(assignee) => onChange({ assignee })}
+        choices={[
+          ['', 'Anyone'],
+          [me, 'Assigned to me'],
+          ['null', 'Nobody'],
+          ...members.filter((m) => m.email !== me).map((m): [string, string] => [m.email, m.email]),
+        ]}
       />
       <button type="button" className="clear-filters" disabled={!any} onClick={() => onChange(NO_FILTERS)}>
         Clear filters

@@ -1,10 +1,26 @@
-// One page of the document list: a row per document (its file name is the link that opens it; a click
-// anywhere on the row does too), the reason beside documents that could not be processed, and paging.
-import type { CategoryOut, DocumentItem } from '../../api/client.ts';
+// One page of the document list: a row per document with a checkbox for bulk actions, its thumbnail and
+// file name (the link that opens it; a click anywhere else on the row does too), and in place the dataset
+// status, category and assignee, which change at once. Column headers sort; a row's menu reads or extracts
+// it again or deletes it. Paging at the foot.
+import { useState } from 'react';
+import type { CategoryOut, DocumentItem, MemberOut } from '../../api/client.ts';
 import { navigate } from '../../router.ts';
 import { DATASET_STATUS_NAMES, PAGE_SIZE } from '../../state/documents.ts';
+import { plural, type DocumentAction } from './documentActions.ts';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+
+/** The sortable columns: header text and the API's ordering field. */
+const COLUMNS: [string, string | null, string?][] = [
+  ['File', 'data_file_name'],
+  ['Status', 'status_data'],
+  ['Category', 'category'],
+  ['Reviewed', 'is_reviewed'],
+  ['Assignee', 'assignee'],
+  ['Dataset', 'dataset_status'],
+  ['Pages', 'number_of_pages', 'num'],
+  ['Uploaded', 'created_at'],
+];
 
 interface Props {
   items: DocumentItem[];
@@ -12,61 +28,74 @@ interface Props {
   offset: number;
   loading: boolean;
   categories: CategoryOut[];
+  members: MemberOut[];
+  ordering: string;
+  selected: ReadonlySet<number>;
+  fileUrl(path: string): string;
+  onSelect(ids: number[], on: boolean): void;
+  onOrdering(ordering: string): void;
   onOffset(offset: number): void;
+  onAction(ids: number[], action: DocumentAction): void;
 }
 
-export function DocumentTable({ items, count, offset, loading, categories, onOffset }: Props) {
-  const categoryName = new Map(categories.map((c) => [c.id, c.name]));
+export function DocumentTable(props: Props) {
+  const { items, count, offset, loading, categories, members, ordering, selected, fileUrl, onSelect, onOrdering, onOffset, onAction } = props;
   const last = Math.min(offset + items.length, count);
+  const allOnPage = items.length > 0 && items.every((d) => selected.has(d.id));
+  const someOnPage = items.some((d) => selected.has(d.id));
+  const [sortField, descending] = ordering.startsWith('-') ? [ordering.slice(1), true] : [ordering, false];
+
   return (
     <>
+      <div className="documents-scroll">
       <table className="documents" aria-busy={loading} aria-describedby="documents-range">
         <thead>
           <tr>
-            <th scope="col">File</th>
-            <th scope="col">Status</th>
-            <th scope="col">Category</th>
-            <th scope="col">Reviewed</th>
-            <th scope="col">Assignee</th>
-            <th scope="col">Dataset</th>
-            <th scope="col" className="num">
-              Pages
+            <th scope="col" className="select">
+              <input
+                type="checkbox"
+                aria-label="Select all documents on this page"
+                checked={allOnPage}
+                ref={(el) => {
+                  if (el) el.indeterminate = someOnPage && !allOnPage;
+                }}
+                onChange={(e) => onSelect(items.map((d) => d.id), e.target.checked)}
+              />
             </th>
-            <th scope="col">Uploaded</th>
+            {COLUMNS.map(([name, field, cls]) => {
+              const sorted = field === sortField;
+              return (
+                <th key={name} scope="col" className={cls} aria-sort={sorted ? (descending ? 'descending' : 'ascending') : undefined}>
+                  <button
+                    type="button"
+                    className="sort"
+                    title={`Sort by ${name.toLowerCase()}`}
+                    // A first click sorts ascending (dates: newest first), the next reverses.
+                    onClick={() => onOrdering(sorted ? (descending ? field! : `-${field}`) : field === 'created_at' ? `-${field}` : field!)}
+                  >
+                    {name}
+                    <span aria-hidden="true" className="sort-mark">
+                      {sorted ? (descending ? '▼' : '▲') : ''}
+                    </span>
+                  </button>
+                </th>
+              );
+            })}
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {items.map((d) => (
-            <tr
-              key={d.id}
-              className={`status-${d.status_data}`}
-              // The link in the row is the keyboard's way in; the row click is a larger target for the mouse.
-              onClick={(e) => {
-                if (!(e.target as HTMLElement).closest('a, button')) navigate({ view: 'document', documentId: d.id, mode: 'review' });
-              }}
-            >
-              <td className="file">
-                <a href={`#/documents/${d.id}`}>{d.data_file_name}</a>
-              </td>
-              <td>
-                <span className="status-name">{d.status[1]}</span>
-                {d.status_data === 111 && d.status_reason && <span className="status-reason">{d.status_reason}</span>}
-              </td>
-              <td>{d.category === null ? <span className="muted">None</span> : (categoryName.get(d.category) ?? `#${d.category}`)}</td>
-              <td>{d.is_reviewed ? 'Yes' : <span className="muted">No</span>}</td>
-              <td>{d.assignee ?? <span className="muted">Nobody</span>}</td>
-              <td>{DATASET_STATUS_NAMES[d.dataset_status] ?? d.dataset_status}</td>
-              <td className="num">{d.number_of_pages}</td>
-              <td>
-                <time dateTime={d.created_at}>{dateFormat.format(new Date(d.created_at))}</time>
-              </td>
-            </tr>
+            <Row key={d.id} d={d} checked={selected.has(d.id)} categories={categories} members={members} fileUrl={fileUrl} onSelect={onSelect} onAction={onAction} />
           ))}
         </tbody>
       </table>
+      </div>
       <nav className="pager" aria-label="Pages of the document list">
         <span id="documents-range" className="muted">
-          {count ? `${offset + 1}–${last} of ${count}` : ''}
+          {count ? `${offset + 1}–${last} of ${plural(count, 'document')}` : ''}
         </span>
         <button type="button" disabled={offset === 0} onClick={() => onOffset(offset - PAGE_SIZE)}>
           Previous
@@ -76,5 +105,115 @@ export function DocumentTable({ items, count, offset, loading, categories, onOff
         </button>
       </nav>
     </>
+  );
+}
+
+interface RowProps {
+  d: DocumentItem;
+  checked: boolean;
+  categories: CategoryOut[];
+  members: MemberOut[];
+  fileUrl(path: string): string;
+  onSelect(ids: number[], on: boolean): void;
+  onAction(ids: number[], action: DocumentAction): void;
+}
+
+function Row({ d, checked, categories, members, fileUrl, onSelect, onAction }: RowProps) {
+  const name = d.data_file_name;
+  // An assignee who has left the project is still shown, as an option of its own.
+  const assignees = d.assignee && !members.some((m) => m.email === d.assignee) ? [...members.map((m) => m.email), d.assignee] : members.map((m) => m.email);
+  return (
+    <tr
+      className={`status-${d.status_data}${checked ? ' selected' : ''}`}
+      // The link in the row is the keyboard's way in; the row click is a larger target for the mouse.
+      onClick={(e) => {
+        if (!(e.target as HTMLElement).closest('a, button, input, select, label, .row-menu')) navigate({ view: 'document', documentId: d.id, mode: 'review' });
+      }}
+    >
+      <td className="select">
+        <input type="checkbox" aria-label={`Select ${name}`} checked={checked} onChange={(e) => onSelect([d.id], e.target.checked)} />
+      </td>
+      <td className="file">
+        <div className="file-cell">
+          {d.thumbnail_url ? <img className="thumb" src={fileUrl(d.thumbnail_url)} alt="" loading="lazy" /> : <span className="thumb" aria-hidden="true" />}
+          {/* One line, cut with an ellipsis; the whole name is the tooltip. */}
+          <a href={`#/documents/${d.id}`} title={name} className="file-name">
+            {name}
+          </a>
+        </div>
+      </td>
+      <td>
+        <span className="status-name">{d.status[1]}</span>
+        {d.status_data === 111 && d.status_reason && <span className="status-reason">{d.status_reason}</span>}
+      </td>
+      <td>
+        <select aria-label={`Category of ${name}`} value={d.category ?? ''} onChange={(e) => onAction([d.id], { kind: 'category', value: e.target.value ? Number(e.target.value) : null })}>
+          <option value="">None</option>
+          {categories.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>{d.is_reviewed ? 'Yes' : <span className="muted">No</span>}</td>
+      <td>
+        <select aria-label={`Assignee of ${name}`} value={d.assignee ?? ''} onChange={(e) => onAction([d.id], { kind: 'assignee', value: e.target.value || null })}>
+          <option value="">Nobody</option>
+          {assignees.map((email) => (
+            <option key={email} value={email}>
+              {email}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>
+        <select aria-label={`Dataset status of ${name}`} value={d.dataset_status} onChange={(e) => onAction([d.id], { kind: 'dataset', value: Number(e.target.value) })}>
+          {DATASET_STATUS_NAMES.map((n, i) => (
+            <option key={n} value={i}>
+              {n}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td className="num" title={plural(d.number_of_pages, 'page')}>
+        {d.number_of_pages}
+      </td>
+      <td>
+        <time dateTime={d.created_at}>{dateFormat.format(new Date(d.created_at))}</time>
+      </td>
+      <td className="row-actions">
+        <RowMenu name={name} onAction={(a) => onAction([d.id], a)} />
+      </td>
+    </tr>
+  );
+}
+
+/** A row's less frequent actions, behind one button so that the row stays short. Escape or a second click closes it. */
+function RowMenu({ name, onAction }: { name: string; onAction(action: DocumentAction): void }) {
+  const [open, setOpen] = useState(false);
+  const pick = (action: DocumentAction) => {
+    setOpen(false);
+    onAction(action);
+  };
+  return (
+    <div className="row-menu" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+      <button type="button" className="row-menu-button" aria-label={`Actions for ${name}`} aria-expanded={open} onClick={() => setOpen(!open)}>
+        ⋯
+      </button>
+      {open && (
+        <div className="row-menu-items" role="group" aria-label={`Actions for ${name}`}>
+          <button type="button" onClick={() => pick({ kind: 'read-again' })}>
+            Read again
+          </button>
+          <button type="button" onClick={() => pick({ kind: 'extract-again' })}>
+            Extract again
+          </button>
+          <button type="button" className="danger-quiet" onClick={() => pick({ kind: 'delete' })}>
+            Delete…
+          </button>
+        </div>
+      )}
+    </div>
   );
 }

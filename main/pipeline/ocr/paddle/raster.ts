@@ -2,6 +2,7 @@
 // cut out of the page along their rotated boxes (any skew) at the recognizer's height.
 import sharp from 'sharp';
 import { boxPoint, type Point, type RotatedBox } from './geometry.ts';
+import { otsuThreshold } from '../preprocess.ts';
 
 /** Interleaved RGB, 3 bytes a pixel. */
 export interface RgbImage {
@@ -141,23 +142,7 @@ export function inkMask(line: LineImage): Uint8Array | undefined {
   let hi = 255;
   while (hi > 0 && hist[hi] === 0) hi--;
   if (hi - lo < 40) return undefined;
-  let sumAll = 0;
-  for (let i = 0; i < 256; i++) sumAll += i * hist[i];
-  let sumB = 0, wB = 0, best = 0, threshold = (lo + hi) / 2;
-  for (let t = 0; t < 256; t++) {
-    wB += hist[t];
-    if (wB === 0) continue;
-    const wF = total - wB;
-    if (wF === 0) break;
-    sumB += t * hist[t];
-    const mB = sumB / wB;
-    const mF = (sumAll - sumB) / wF;
-    const between = wB * wF * (mB - mF) ** 2;
-    if (between > best) {
-      best = between;
-      threshold = t;
-    }
-  }
+  const threshold = otsuThreshold({ data: line.gray, width: line.width, height: line.height });
   const mask = new Uint8Array(total);
   for (let i = 0; i < total; i++) mask[i] = line.gray[i] <= threshold ? 1 : 0;
   return mask;

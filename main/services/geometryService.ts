@@ -7,7 +7,7 @@ import type { BlobStore } from '../blobs/blobStore.ts';
 import type { DocumentService } from './documentService.ts';
 import { charsInRects, pageWords, searchSpans, spansFromChars, type Rect, type Span } from '../domain/geometry.ts';
 import type { CharBox } from '../pipeline/textLayout.ts';
-import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { AuthenticationError, NotFoundError, ValidationError } from '../domain/errors.ts';
 
 export class GeometryService {
   constructor(
@@ -60,9 +60,15 @@ export class GeometryService {
     return { page: summary, words: pageWords(text, chars.filter((c) => c.page_index === number - 1), heights) };
   }
 
-  /** The file of a page image or thumbnail, after the same access check as its document. */
+  /**
+   * The file of a page image or thumbnail, after the same access check as its document: public documents'
+   * pages answer anyone (the public viewer shows them). An anonymous caller gets the same 401 for a page
+   * that does not exist as for one of a private document, as the document detail does: which ids exist is
+   * not theirs to learn.
+   */
   async pageImage(user: UserRow | undefined, pageId: number, kind: 'image' | 'thumbnail'): Promise<string> {
     const page = await this.repos.pages.findById(pageId);
+    if (!page && !user) throw new AuthenticationError();
     if (!page) throw new NotFoundError('Page not found.');
     await this.documents.readable(user, page.document_id);
     const key = kind === 'image' ? page.image_blob : page.thumbnail_blob;

@@ -7,6 +7,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { lowerChildProcess } from './backgroundPriority.ts';
 import { OfficeConversionError, OfficeUnavailableError } from './errors.ts';
 import type { OfficeFormat } from './sniff.ts';
 
@@ -157,6 +158,7 @@ function runSoffice(binary: string, args: string[], cwd: string, timeoutMs: numb
   }
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { cwd, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    lowerChildProcess(child.pid);
     running.add(child);
     let output = '';
     const collect = (chunk: Buffer) => {

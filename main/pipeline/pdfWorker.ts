@@ -3,6 +3,7 @@
 // (pdfProbe.ts). Started and fed by pdfWorkerPool.ts, through pdfWorker.mjs.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { lowerThisWorkerThread } from './backgroundPriority.ts';
 import { openPdfjsDocument } from './pdfjsDocument.ts';
 import { renderPage, type RenderedPage, type RenderSettings } from './pageRender.ts';
 import { openForText, readPageText } from './pdfTextGeometry.ts';
@@ -99,4 +100,7 @@ function movable(result: PdfResults[keyof PdfResults]): ArrayBuffer[] {
 }
 
 // Only as a PDF worker (started by pdfWorkerPool.ts through pdfWorker.mjs); importing the types is inert.
-if (parentPort && (workerData as { role?: string } | null)?.role === 'folio-pdf') serve(parentPort);
+if (parentPort && (workerData as { role?: string } | null)?.role === 'folio-pdf') {
+  lowerThisWorkerThread();
+  serve(parentPort);
+}

@@ -1,6 +1,7 @@
 // Worker thread that trains one extraction model, so that training never blocks the API's event loop.
 // Reports progress (0-100) as it goes and stops between steps when the caller raises the stop flag.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { lowerThisWorkerThread } from '../../pipeline/backgroundPriority.ts';
 import { NothingToLearn, trainExtractionModel, TrainingCancelled, type TrainOptions } from './model.ts';
 import { serializeModel } from './serialize.ts';
 import type { ExtractionSchema, TrainingDocument } from './types.ts';
@@ -40,4 +41,7 @@ function run(port: MessagePort, data: TrainWorkerData): void {
 }
 
 // Only as a training worker (started by trainInWorker.ts through trainWorker.mjs); importing the types is inert.
-if (parentPort && (workerData as { role?: string } | null)?.role === TRAIN_WORKER_ROLE) run(parentPort, workerData as TrainWorkerData);
+if (parentPort && (workerData as { role?: string } | null)?.role === TRAIN_WORKER_ROLE) {
+  lowerThisWorkerThread();
+  run(parentPort, workerData as TrainWorkerData);
+}

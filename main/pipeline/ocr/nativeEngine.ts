@@ -5,6 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { lowerChildProcess } from '../backgroundPriority.ts';
 import { OcrError } from './errors.ts';
 import type { OcrEngine, OcrSession, OsdResult, RecognizeOptions } from './engine.ts';
 import { parseHocr } from './hocr.ts';
@@ -102,6 +103,7 @@ function runTesseract(file: string, args: string[], input: Uint8Array, running: 
     // One thread per process: the pool runs one process per worker slot, and tesseract's OpenMP threads
     // would only fight over the same cores (and are slower than one thread on small pages).
     const child = spawn(file, args, { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    lowerChildProcess(child.pid);
     running.add(child);
     const out: Buffer[] = [];
     const err: Buffer[] = [];

@@ -5,6 +5,16 @@
 'use strict';
 const { parentPort } = require('node:worker_threads');
 
+// Background priority for this thread only (Linux keeps nice per thread), as backgroundPriority.ts
+// does for the other workers (this file is plain CommonJS, loaded by tesseract.js): the API's thread first.
+if (process.platform === 'linux') {
+  try {
+    require('node:os').setPriority(10);
+  } catch {
+    // not permitted: normal priority
+  }
+}
+
 globalThis.fetch = async (url) => {
   throw new Error(`Folio's OCR works offline and never downloads (asked for ${String(url)})`);
 };

@@ -4,6 +4,7 @@
 // each model, one thread apiece) per worker; the pool's slots each hold one worker.
 import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
+import { lowerThisWorkerThread } from '../../backgroundPriority.ts';
 import { buildStrip, linesToBlocks, type StripRow } from './blocks.ts';
 import { decodeRgb } from './raster.ts';
 import { PaddleReader, type ReaderOptions } from './reader.ts';
@@ -33,6 +34,7 @@ export interface PaddleWorkerData {
 
 const port = parentPort!;
 const data = workerData as PaddleWorkerData;
+lowerThisWorkerThread();
 
 async function handle(reader: PaddleReader, req: PaddleRequest): Promise<PaddleReply> {
   const img = await decodeRgb(req.png);

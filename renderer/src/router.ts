@@ -11,7 +11,9 @@ export type Route =
   | { view: 'project'; projectId: number; tab: ProjectTab; query?: string }
   | { view: 'document'; documentId: number; mode: 'review' | 'edit' }
   | { view: 'settings' }
-  | { view: 'users' };
+  | { view: 'users' }
+  /** The read-only viewer of a public document: shown with or without a login (App.tsx). */
+  | { view: 'public'; documentId: number };
 
 export function parseRoute(hash: string): Route {
   const [path, query = ''] = hash.replace(/^#\/?/, '').split('?', 2);
@@ -24,6 +26,8 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'users') return { view: 'users' };
   if (parts[0] === 'documents' && Number.isInteger(id) && id > 0) return { view: 'document', documentId: id, mode: parts[2] === 'edit' ? 'edit' : 'review' };
   if (parts[0] === 'settings') return { view: 'settings' };
+  // Any id the path names: the public viewer says "not public or does not exist" for the rest.
+  if (parts[0] === 'public') return { view: 'public', documentId: Number.isInteger(id) && id > 0 ? id : 0 };
   return { view: 'projects' };
 }
 
@@ -39,6 +43,8 @@ export function routePath(route: Route): string {
       return '#/settings';
     case 'users':
       return '#/users';
+    case 'public':
+      return `#/public/${route.documentId}`;
   }
 }
 

@@ -34,10 +34,10 @@ function groupByPage<T extends { pageIndex: number }>(items: readonly T[]): Map<
 }
 
 export function Viewer(props: ViewerProps) {
-  const { documentId, pages, boxes, highlights, selectedAnnotationId, focusHighlight, zoom, drawing = false } = props;
+  const { documentId, pages, boxes, highlights, selectedAnnotationId, focusHighlight, zoom, drawing = false, source = 'pdf' } = props;
   const token = useSession((s) => s.token);
   const client = useMemo(() => clientFor(token), [token]);
-  const pdf = usePdfDocument(pages.length ? client.searchablePdfUrl(documentId) : null);
+  const pdf = usePdfDocument(pages.length && source === 'pdf' ? client.searchablePdfUrl(documentId) : null);
 
   const scroller = useRef<HTMLDivElement>(null);
   const sizes = useMemo<Size[]>(() => pages.map((p) => ({ width: p.original_size[0], height: p.original_size[1] })), [pages]);
@@ -118,7 +118,7 @@ export function Viewer(props: ViewerProps) {
     return () => el.removeEventListener('wheel', onWheel);
   }, [setZoom]);
 
-  const useImages = pdf.status === 'failed';
+  const useImages = source === 'images' || pdf.status === 'failed';
   const status = pdf.status === 'loading' ? 'Opening the document…' : pdf.status === 'failed' ? `${pdf.error} Showing the page images instead.` : '';
   const [first, last] = view.range;
   const mounted: number[] = [];

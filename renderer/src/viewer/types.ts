@@ -56,4 +56,7 @@ export interface ViewerProps {
   onSelectAnnotation?(annotationId: number): void;
   /** The page in view changed (1-based), for the page counter. */
   onPageChange?(pageNumber: number): void;
+  /** What the pages are drawn from: the searchable PDF (default), or the page images alone, for a reader
+   * who may not download the file (the public viewer: public documents show their pages, not their file). */
+  source?: 'pdf' | 'images';
 }

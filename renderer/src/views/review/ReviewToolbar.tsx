@@ -1,11 +1,13 @@
 // The review view's top row: back to the project, the document, its category (changing it extracts again
 // with that category's AI), previous/next document, draw mode, search, undo/redo (named after what they
-// would undo), edit mode, the shortcut sheet, and on narrow windows the review panel's drawer toggle.
+// would undo), public or private and the public link, edit mode, the shortcut sheet, and on narrow windows
+// the review panel's drawer toggle.
 import type { Ref } from 'react';
 import { CategorySelect } from './CategorySelect.tsx';
 import type { DocumentOut, SpanOut } from '../../api/client.ts';
 import { useReview } from '../../state/review.ts';
 import { SearchBox } from './SearchBox.tsx';
+import { PublicShare } from './PublicShare.tsx';
 
 interface Props {
   doc: DocumentOut;
@@ -52,6 +54,7 @@ export function ReviewToolbar({ doc, onDocument, search, drawer }: Props) {
       <button type="button" disabled={!redoTitle} onClick={() => void redo()} title={redoTitle ? `Redo: ${redoTitle} (Ctrl+Shift+Z)` : 'Nothing to redo'} aria-keyshortcuts="Control+Shift+Z">
         Redo
       </button>
+      <PublicShare doc={doc} />
       <a href={`#/documents/${doc.id}/edit`}>Edit pages</a>
       <button type="button" className="icon" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => setDialog({ kind: 'shortcuts' })}>
         ?

@@ -1,11 +1,11 @@
 // One AI scope on the AI tab (a category's extraction, the project's categorization or splitting): train,
-// follow the training, read the evaluation against the active model, switch models, download them.
+// follow the training, read the evaluation against the active model, switch, name and download models.
 import { useState, type ReactNode } from 'react';
 import { useAiScope, isRunning, type AiScopeRef } from './useAiScope.ts';
 import { TrainingProgress } from './TrainingProgress.tsx';
 import { EvaluationView } from './EvaluationView.tsx';
-import { ModelTable, modelName } from './ModelTable.tsx';
-import { percent, referenceFor } from './evaluation.ts';
+import { ModelTable } from './ModelTable.tsx';
+import { modelName, percent, referenceFor } from './evaluation.ts';
 
 interface AiScopeProps {
   scope: AiScopeRef;
@@ -17,7 +17,7 @@ interface AiScopeProps {
 }
 
 export function AiScope({ scope, title, notice, fileUrl }: AiScopeProps) {
-  const { models, loadError, busy, actionError, train, activate } = useAiScope(scope);
+  const { models, loadError, busy, actionError, train, activate, rename } = useAiScope(scope);
   const [chosenId, setChosenId] = useState<number | null>(null);
   const headingId = `ai-${scope.kind}-${scope.categoryId ?? 'project'}`;
 
@@ -83,7 +83,7 @@ export function AiScope({ scope, title, notice, fileUrl }: AiScopeProps) {
         </div>
       )}
       {list.length > 0 && (
-        <ModelTable models={list} shownId={shown?.id ?? null} busy={busy} fileUrl={fileUrl} onShow={setChosenId} onActivate={(id) => void activate(id)} />
+        <ModelTable models={list} shownId={shown?.id ?? null} busy={busy} fileUrl={fileUrl} onShow={setChosenId} onActivate={(id) => void activate(id)} onRename={rename} />
       )}
       {models !== null && list.length === 0 && <p className="muted">No AI trained yet.</p>}
     </section>

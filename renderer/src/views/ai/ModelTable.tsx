@@ -1,7 +1,8 @@
-// Every model of a scope, newest first: its status (the active one badged), its score, and buttons to show
-// its evaluation, make it the active model, and download its file.
+// Every model of a scope, newest first: its name (changed in place), its status (the active one badged),
+// its score, and buttons to show its evaluation, make it the active model, and download its file.
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { AiOut } from '../../api/client.ts';
-import { percent } from './evaluation.ts';
+import { modelName, percent } from './evaluation.ts';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -12,9 +13,12 @@ interface ModelTableProps {
   fileUrl(path: string): string;
   onShow(id: number): void;
   onActivate(id: number): void;
+  /** Saves a new name (empty: none); resolves true when it was saved. */
+  onRename(id: number, name: string): Promise<boolean>;
 }
 
-export const modelName = (m: AiOut) => (m.name ? `AI #${m.id} (${m.name})` : `AI #${m.id}`);
+/** The API's longest name (AiPatch). */
+const NAME_MAX = 255;
 
 function Status({ model }: { model: AiOut }) {
   if (model.active) return <span className="badge badge-active">Active</span>;
@@ -23,7 +27,60 @@ function Status({ model }: { model: AiOut }) {
   return <span className="badge">{model.status === 'queued' ? 'Queued' : `Training ${model.progress} %`}</span>;
 }
 
-export function ModelTable({ models, shownId, busy, fileUrl, onShow, onActivate }: ModelTableProps) {
+/** The model's name with a Rename button; the button turns the cell into a field (Enter saves, Escape leaves it as it was). */
+function NameCell({ model, busy, onRename }: { model: AiOut; busy: boolean; onRename: ModelTableProps['onRename'] }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+  const editing = draft !== null;
+  useEffect(() => {
+    if (editing) field.current?.select();
+  }, [editing]);
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    const name = (draft ?? '').trim();
+    if (name === model.name) return setDraft(null);
+    if (await onRename(model.id, name)) setDraft(null);
+  }
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape') return;
+    e.stopPropagation();
+    setDraft(null);
+  };
+
+  if (editing) {
+    return (
+      <form className="ai-rename" onSubmit={(e) => void save(e)}>
+        <input
+          ref={field}
+          value={draft}
+          maxLength={NAME_MAX}
+          placeholder="No name"
+          aria-label={`Name of AI #${model.id}`}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" onClick={() => setDraft(null)}>
+          Cancel
+        </button>
+      </form>
+    );
+  }
+  return (
+    <>
+      {modelName(model)}
+      {model.origin === 'uploaded' && <span className="muted"> · uploaded</span>}{' '}
+      <button type="button" className="link-button" onClick={() => setDraft(model.name)} aria-label={`Rename AI #${model.id}`} title="Give this AI a name">
+        Rename
+      </button>
+    </>
+  );
+}
+
+export function ModelTable({ models, shownId, busy, fileUrl, onShow, onActivate, onRename }: ModelTableProps) {
   return (
     <table className="ai-models">
       <thead>
@@ -41,8 +98,7 @@ export function ModelTable({ models, shownId, busy, fileUrl, onShow, onActivate 
         {models.map((m) => (
           <tr key={m.id} aria-current={m.id === shownId ? 'true' : undefined}>
             <th scope="row">
-              {modelName(m)}
-              {m.origin === 'uploaded' && <span className="muted"> · uploaded</span>}
+              <NameCell model={m} busy={busy === m.id} onRename={onRename} />
             </th>
             <td>
               <time dateTime={m.created_at}>{dateFormat.format(new Date(m.created_at))}</time>

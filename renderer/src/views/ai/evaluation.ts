@@ -73,6 +73,9 @@ export function categoriesOf(e: Evaluation): CategoryScore[] {
     : [];
 }
 
+/** How the screen names a model: its number, and the name a reviewer gave it. */
+export const modelName = (m: Pick<AiOut, 'id' | 'name'>) => (m.name ? `AI #${m.id} (${m.name})` : `AI #${m.id}`);
+
 /** What a model's evaluation is compared with on screen. */
 export interface Reference {
   title: string;
@@ -87,8 +90,8 @@ export interface Reference {
 export function referenceFor(shown: AiOut, active: AiOut | null): Reference | null {
   const compared = shown.training?.compared_with as { id?: number; evaluation?: Evaluation | null } | null | undefined;
   if (active && active.id !== shown.id) {
-    if (compared?.id === active.id && compared.evaluation) return { title: `active AI #${active.id}`, evaluation: compared.evaluation };
-    return active.evaluation ? { title: `active AI #${active.id}`, evaluation: active.evaluation } : null;
+    if (compared?.id === active.id && compared.evaluation) return { title: `active ${modelName(active)}`, evaluation: compared.evaluation };
+    return active.evaluation ? { title: `active ${modelName(active)}`, evaluation: active.evaluation } : null;
   }
   if (compared?.evaluation && typeof compared.id === 'number') return { title: `AI #${compared.id}, active before`, evaluation: compared.evaluation };
   return null;

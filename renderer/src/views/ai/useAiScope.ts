@@ -1,5 +1,5 @@
 // The AI models of one scope (the extraction AIs of a category, or the project's categorization or
-// splitting AIs), newest first: train a new one, make one active, and follow running trainings by
+// splitting AIs), newest first: train a new one, make one active, name one, and follow running trainings by
 // polling each of them every second until it has ended.
 import { useCallback, useEffect, useState } from 'react';
 import { useSession } from '../../state/session.ts';
@@ -85,5 +85,16 @@ export function useAiScope({ kind, projectId, categoryId }: AiScopeRef) {
       await load();
     });
 
-  return { models, loadError, busy, actionError, train, activate };
+  /** Names a model (empty: no name); resolves true when the API took it, else actionError says why. */
+  async function rename(id: number, name: string): Promise<boolean> {
+    let ok = false;
+    await act(id, async () => {
+      const renamed = await call((c) => c.updateAi(kind, id, { name }));
+      setModels((list) => (list ?? []).map((m) => (m.id === id ? renamed : m)));
+      ok = true;
+    });
+    return ok;
+  }
+
+  return { models, loadError, busy, actionError, train, activate, rename };
 }

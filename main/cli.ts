@@ -69,6 +69,7 @@ async function serve(config: Config): Promise<number> {
     process.once('SIGINT', () => void stop('SIGINT'));
     process.once('SIGTERM', () => void stop('SIGTERM'));
   });
+  core.startImports();
   console.log(`Folio is running at ${server.url}/ (data folder: ${config.dataDir})`);
   if (admin) {
     console.log(

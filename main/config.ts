@@ -21,6 +21,8 @@ export interface Config {
   callbackAllow: string[];
   /** Failed logins allowed per account and per client address within the window; 0 turns that limit off. */
   loginLimits: { perAccount: number; perAddress: number; windowMs: number };
+  /** How often the import watcher reads the import folders (FOLIO_IMPORT_POLL_SECONDS; main/imports/importWatcher.ts). */
+  importPollMs: number;
 }
 
 export const DEFAULT_PORT = 8427;
@@ -67,6 +69,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number (0 turns the limit off), got "${raw}"`);
     return Number(raw);
   };
+  const importPollMs = seconds('FOLIO_IMPORT_POLL_SECONDS', 5);
+  if (importPollMs <= 0) throw new ConfigError(`FOLIO_IMPORT_POLL_SECONDS must be more than 0, got "${env.FOLIO_IMPORT_POLL_SECONDS}"`);
   const list = (name: string) => (env[name] ?? '').split(',').map((x) => x.trim()).filter(Boolean);
   return {
     dataDir: path.resolve(overrides.dataDir ?? env.FOLIO_DATA_DIR ?? defaultDataDir()),
@@ -84,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       perAddress: count('FOLIO_LOGIN_MAX_FAILURES_PER_ADDRESS', 100),
       windowMs: 15 * 60_000,
     },
+    importPollMs,
   };
 }
 

@@ -28,6 +28,7 @@ import { analysisHandlers, ANALYZE_DOCUMENT, enqueueAnalysis } from './ai/analys
 import { ModelFiles } from './ai/modelFiles.ts';
 import { callbackPolicy as makeCallbackPolicy } from './events/callbackTargets.ts';
 import { ensurePrivateDir, ensurePrivateFile, securePermissions } from './dataPermissions.ts';
+import { ImportWatcher } from './imports/importWatcher.ts';
 
 export interface Core {
   config: Config;
@@ -43,6 +44,13 @@ export interface Core {
   /** Runs AI trainings, apart from document processing so that neither waits for the other. */
   training: JobRunner;
   mailer: Mailer;
+  /**
+   * Polls the import folders (main/imports/importWatcher.ts). Not started by openCore: `folio serve` and
+   * the desktop app start it once they listen (tests only when they ask); close() stops it.
+   */
+  imports: ImportWatcher;
+  /** Starts the import watcher, in the instance that holds the data folder's lock only. */
+  startImports(): void;
   /** Where this instance's API answers (links in emails); set once the server listens. */
   setPublicUrl(url: string): void;
   close(): Promise<void>;
@@ -156,6 +164,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       await processor.start();
       await training.start();
     }
+    const imports = new ImportWatcher({ repos, documents: services.documents, blobs, pollMs: config.importPollMs, maxUploadBytes: config.maxUploadBytes });
     const upload = multer({
       storage: multer.diskStorage({ destination: blobs.tmpDir, filename: (_req, _file, cb) => cb(null, path.basename(blobs.tempPath('.upload'))) }),
       limits: { fileSize: config.maxUploadBytes, files: 1, fields: 100, fieldSize: config.maxBodyBytes },
@@ -174,10 +183,16 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       processor,
       training,
       mailer,
+      imports,
+      startImports() {
+        if (lock) imports.start();
+      },
       setPublicUrl(url) {
         publicUrl = url;
       },
       async close() {
+        // First: an import under way finishes its upload, whose processing job the processor then keeps.
+        await imports.stop();
         await training.stop({ timeoutMs: 10_000 });
         await processor.stop();
         await mailer.close();

@@ -44,6 +44,7 @@ describe('loadConfig', () => {
       FOLIO_CALLBACK_ALLOW: '10.0.0.0/8,hooks.internal',
       FOLIO_LOGIN_MAX_FAILURES: '5',
       FOLIO_LOGIN_MAX_FAILURES_PER_ADDRESS: '0',
+      FOLIO_IMPORT_POLL_SECONDS: '2.5',
     });
     expect(c).toEqual({
       dataDir: path.resolve('rel/data'),
@@ -57,6 +58,7 @@ describe('loadConfig', () => {
       allowedHosts: ['folio.example.org', '10.0.0.5'],
       callbackAllow: ['10.0.0.0/8', 'hooks.internal'],
       loginLimits: { perAccount: 5, perAddress: 0, windowMs: 15 * 60_000 },
+      importPollMs: 2500,
     });
   });
 
@@ -85,6 +87,13 @@ describe('loadConfig', () => {
     ['FOLIO_MAX_UPLOAD_MB', 'lots'],
   ])('refuses %s=%j', (name, raw) => {
     expect(() => loadConfig({ [name]: raw })).toThrow(`${name} must be a positive number of megabytes, got "${raw}"`);
+  });
+
+  it('polls import folders every 5 s unless FOLIO_IMPORT_POLL_SECONDS says otherwise, never every 0 s', () => {
+    expect(loadConfig({}).importPollMs).toBe(5000);
+    expect(loadConfig({ FOLIO_IMPORT_POLL_SECONDS: '0.2' }).importPollMs).toBe(200);
+    expect(() => loadConfig({ FOLIO_IMPORT_POLL_SECONDS: '0' })).toThrow('FOLIO_IMPORT_POLL_SECONDS must be more than 0, got "0"');
+    expect(() => loadConfig({ FOLIO_IMPORT_POLL_SECONDS: 'often' })).toThrow('FOLIO_IMPORT_POLL_SECONDS must be a number of seconds, got "often"');
   });
 });
 

@@ -84,6 +84,7 @@ async function start(): Promise<void> {
     throw err;
   }
   running = { core, server };
+  core.startImports();
   const dispatcher = new RouteDispatcher(core, allRoutes, server.url);
   registerIpcHandlers(ipcMain, ipcHandlers(dispatcher), (event) => isAppUrl(event.senderFrame?.url ?? ''));
   secureSession(apiUrl);

@@ -34,6 +34,10 @@ export interface DocumentPipelineHook {
   waitUntilProcessed(documentId: number): Promise<void>;
 }
 
+export interface UploadOptions {
+  inTransaction?(repos: Repos, doc: DocumentRow): Promise<void>;
+}
+
 const noPipeline: DocumentPipelineHook = { enqueue: async () => {}, waitUntilProcessed: async () => {} };
 
 export interface DocumentDetailView {
@@ -91,7 +95,11 @@ export class DocumentService {
     this.pipeline = hook;
   }
 
-  async upload(user: UserRow, input: DocumentUpload, file: UploadedFile | undefined): Promise<DocumentView> {
+  /**
+   * `opts.inTransaction` writes beside the new document in its transaction (the import watcher records
+   * the upload there, so that a crash can never leave a document without that record or the reverse).
+   */
+  async upload(user: UserRow, input: DocumentUpload, file: UploadedFile | undefined, opts: UploadOptions = {}): Promise<DocumentView> {
     const project = await this.projects.getForField(user, input.project, 'project');
     this.checkCallbackUrl(input.callback_url);
     if (!file) throw ValidationError.of('data_file', 'No file was submitted.');
@@ -126,6 +134,7 @@ export class DocumentService {
           updated_at: t,
         });
         await this.pipeline.enqueue(r, row);
+        await opts.inTransaction?.(r, row);
         // Read inside the transaction: an asynchronous upload answers the document as queued, even if
         // processing has already moved it on by the time the response is written.
         return (await r.documents.findById(row.id))!;

@@ -15,6 +15,7 @@ import { SegmentationService } from './segmentationService.ts';
 import { AiModelService } from './aiModelService.ts';
 import { PostprocessService } from './postprocessService.ts';
 import { ReadAgainService } from './readAgainService.ts';
+import { ImportFolderService } from './importFolderService.ts';
 import type { AiKind } from '../store/schema.ts';
 import type { Trainer } from '../ai/trainers/types.ts';
 import type { LoginLimits } from './loginThrottle.ts';
@@ -56,6 +57,7 @@ export function makeServices(deps: ServiceDeps) {
     postprocess: new PostprocessService(repos, uow, deps.blobs, documents, readAgain),
     readAgain,
     aiModels: new AiModelService(repos, uow, deps.blobs, projects, deps.trainers),
+    importFolders: new ImportFolderService(repos, projects, deps.dataDir),
   };
 }
 

@@ -65,9 +65,9 @@ export class ProjectService {
 
   /**
    * For what only an owner or an administrator may do. A stranger still gets the 404 of `access`; a
-   * member learns who may do it instead.
+   * member learns who may do it instead. Also for the project's import folders (importFolderService.ts).
    */
-  private async manage(user: UserRow, id: number, action: string): Promise<ProjectRow> {
+  async manage(user: UserRow, id: number, action: string): Promise<ProjectRow> {
     const { project, role } = await this.access(user, id);
     if (role !== 'owner' && !user.is_admin) {
       throw new PermissionError(`Only an owner of this project or an administrator can ${action}; you are a member.`);

@@ -288,6 +288,37 @@ export interface DocumentSetsTable {
   created_at: string;
 }
 
+/** A folder the import watcher polls (main/imports/importWatcher.ts). Migration 0011. */
+export interface ImportFoldersTable {
+  id: Generated<number>;
+  project_id: number;
+  category_id: number | null;
+  /** Absolute, symbolic links resolved. */
+  path: string;
+  enabled: Generated<number>;
+  /** The uploader of its documents; null once that account was removed. */
+  created_by: number | null;
+  last_scan_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  last_import_at: string | null;
+  last_import_file: string | null;
+  last_import_document_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One upload the import watcher made; `moved_at` null while the file still waits to go to done/. Migration 0011. */
+export interface ImportFolderFilesTable {
+  id: Generated<number>;
+  folder_id: number;
+  file_name: string;
+  content_hash: string;
+  document_id: number | null;
+  moved_at: string | null;
+  created_at: string;
+}
+
 export interface FolioMigrationsTable {
   name: string;
   applied_at: string;
@@ -313,6 +344,8 @@ export interface Database {
   jobs: JobsTable;
   ai_models: AiModelsTable;
   document_sets: DocumentSetsTable;
+  import_folders: ImportFoldersTable;
+  import_folder_files: ImportFolderFilesTable;
   folio_migrations: FolioMigrationsTable;
 }
 
@@ -338,3 +371,6 @@ export type AiModelRow = Selectable<AiModelsTable>;
 export type NewAiModel = Insertable<AiModelsTable>;
 export type AiModelUpdate = Updateable<AiModelsTable>;
 export type DocumentSetRow = Selectable<DocumentSetsTable>;
+export type ImportFolderRow = Selectable<ImportFoldersTable>;
+export type ImportFolderUpdate = Updateable<ImportFoldersTable>;
+export type ImportFolderFileRow = Selectable<ImportFolderFilesTable>;

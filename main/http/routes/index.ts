@@ -14,6 +14,7 @@ import { aiRoutes } from './ais.ts';
 import { postprocessRoutes } from './postprocess.ts';
 import { readAgainRoutes } from './readAgain.ts';
 import { backupRoutes } from './backup.ts';
+import { importFolderRoutes } from './importFolders.ts';
 
 export const allRoutes: RouteSpec[] = [
   ...authRoutes,
@@ -30,4 +31,5 @@ export const allRoutes: RouteSpec[] = [
   ...postprocessRoutes,
   ...readAgainRoutes,
   ...backupRoutes,
+  ...importFolderRoutes,
 ];

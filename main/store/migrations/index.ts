@@ -10,6 +10,7 @@ import * as m0007 from './0007_typed_annotations.ts';
 import * as m0008 from './0008_job_interruptions.ts';
 import * as m0009 from './0009_page_ocr_record.ts';
 import * as m0010 from './0010_document_text_search.ts';
+import * as m0011 from './0011_import_folders.ts';
 
 export interface Migration {
   name: string;
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   { name: '0008_job_interruptions', ...m0008 },
   { name: '0009_page_ocr_record', ...m0009 },
   { name: '0010_document_text_search', ...m0010 },
+  { name: '0011_import_folders', ...m0011 },
 ];

@@ -11,6 +11,7 @@ import { PageRepository } from './pageRepository.ts';
 import { EventRepository } from './eventRepository.ts';
 import { JobRepository } from './jobRepository.ts';
 import { AiModelRepository } from './aiModelRepository.ts';
+import { ImportFolderRepository } from './importFolderRepository.ts';
 
 export interface Repos {
   users: UserRepository;
@@ -24,6 +25,7 @@ export interface Repos {
   events: EventRepository;
   jobs: JobRepository;
   aiModels: AiModelRepository;
+  importFolders: ImportFolderRepository;
 }
 
 export function makeRepos(db: Db): Repos {
@@ -39,6 +41,7 @@ export function makeRepos(db: Db): Repos {
     events: new EventRepository(db),
     jobs: new JobRepository(db),
     aiModels: new AiModelRepository(db),
+    importFolders: new ImportFolderRepository(db),
   };
 }
 

@@ -1,6 +1,7 @@
 // The project's data as CSV (spec 4, export/all.csv): one row per annotation with its document,
 // category, label set, annotation set, label, text, normalized value in the CSV form of spec 2.14,
-// confidence, review state, page and box.
+// confidence, review state, page and box. And the per-document table (README, Export): one row per
+// document and a column per label, as CSV or as an XLSX workbook (domain/documentTable.ts).
 import type { Repos } from '../store/repositories/index.ts';
 import type { UserRow } from '../store/schema.ts';
 import type { ProjectService } from './projectService.ts';
@@ -9,6 +10,10 @@ import { csvForm, type Normalized } from '../domain/normalization.ts';
 import { labelDataType } from '../../shared/schemas/taxonomy.ts';
 import { parseSpans } from '../domain/spans.ts';
 import { stateOf } from './annotationService.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { DATASET_STATUS_NAMES, statusName } from '../domain/documentStatus.ts';
+import { buildDocumentTable, csvRows, xlsxSheets, type DocumentTable, type TableLabelSet } from '../domain/documentTable.ts';
+import { writeXlsx } from '../domain/xlsx.ts';
 
 export const CSV_COLUMNS = [
   'document_id', 'data_file_name', 'category', 'label_set', 'annotation_set', 'label', 'annotation_id', 'text',
@@ -16,6 +21,16 @@ export const CSV_COLUMNS = [
 ] as const;
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
+
+/** Caps of one per-document export, built in memory: documents, and rows with the repeating sets. */
+export const MAX_EXPORT_DOCUMENTS = 20_000;
+export const MAX_EXPORT_ROWS = 100_000;
+
+/** Narrows the per-document export (the documents list's filters of the same names). */
+export interface DocumentExportFilter {
+  category?: number;
+  datasetStatus?: number;
+}
 
 export class ExportService {
   constructor(private readonly repos: Repos, private readonly projects: ProjectService) {}
@@ -52,5 +67,78 @@ export class ExportService {
       );
     }
     return out.join('');
+  }
+
+  /**
+   * The per-document table of a project's documents (by id), optionally of one category (its label sets
+   * only) or one dataset status. `linkBase` + `#/documents/<id>` opens a document in the app.
+   */
+  async documentTable(user: UserRow, projectId: number, filter: DocumentExportFilter, linkBase: string): Promise<DocumentTable> {
+    await this.projects.get(user, projectId);
+    const categories = await this.repos.categories.inProject(projectId);
+    if (filter.category !== undefined && !categories.some((c) => c.id === filter.category)) {
+      throw ValidationError.of('category', `Invalid pk "${filter.category}" - object does not exist in this project.`);
+    }
+    const filters: Record<string, string> = { project: String(projectId) };
+    if (filter.category !== undefined) filters.category = String(filter.category);
+    if (filter.datasetStatus !== undefined) filters.dataset_status = String(filter.datasetStatus);
+    const docs = await this.repos.documents.list(user.id, { limit: MAX_EXPORT_DOCUMENTS, offset: 0, ordering: [], filters });
+    if (docs.count > MAX_EXPORT_DOCUMENTS) {
+      throw ValidationError.of('non_field_errors', `The export would hold ${docs.count} documents, more than the ${MAX_EXPORT_DOCUMENTS} one file takes: narrow it with category or dataset_status.`);
+    }
+
+    const setIds = (await this.repos.labelSets.names(projectId)).map((s) => s.id);
+    const sets = await this.repos.labelSets.findByIds(setIds);
+    const labels = new Map((await this.repos.annotations.labelsByIds(sets.flatMap((s) => s.label_ids))).map((l) => [l.id, l]));
+    // Grouped as the project's setup shows them: each category's own label set, then its others; label
+    // sets of no category last. With a category, only its label sets.
+    const order = (filter.category === undefined ? categories : categories.filter((c) => c.id === filter.category)).flatMap((c) =>
+      sets.filter((s) => s.category_ids.includes(c.id)).sort((a, b) => Number(b.id === c.id) - Number(a.id === c.id) || a.id - b.id),
+    );
+    if (filter.category === undefined) order.push(...sets.filter((s) => !s.category_ids.length));
+    const labelSets: TableLabelSet[] = [...new Map(order.map((s) => [s.id, s])).values()].map((s) => ({
+      id: s.id,
+      name: s.name,
+      repeating: s.has_multiple_sections === 1,
+      labels: [...s.label_ids].sort((a, b) => a - b).map((id) => ({ id, name: labels.get(id)!.name })),
+    }));
+
+    const annotations = (await this.repos.annotations.exportRows(projectId)).map((r) => ({
+      documentId: r.document_id,
+      annotationSetId: r.annotation_set_id,
+      labelSetId: r.label_set_id,
+      labelSetName: r.label_set,
+      labelId: r.label_id,
+      labelName: r.label,
+      dataType: labelDataType(r.data_type) ?? 'Text',
+      state: stateOf(r),
+      normalized: r.normalized === null ? null : (JSON.parse(r.normalized) as Normalized),
+    }));
+    const names = new Map(categories.map((c) => [c.id, c.name]));
+    const documents = docs.items.map((d) => ({
+      id: d.id,
+      data_file_name: d.data_file_name,
+      category: d.category_id === null ? null : (names.get(d.category_id) ?? null),
+      status: statusName(d.status),
+      dataset_status: DATASET_STATUS_NAMES[d.dataset_status] ?? String(d.dataset_status),
+      assignee: d.assignee_email,
+      created_at: d.created_at,
+      updated_at: d.updated_at,
+      link: `${linkBase}#/documents/${d.id}`,
+    }));
+    const table = buildDocumentTable(documents, labelSets, annotations);
+    const rows = table.rows.reduce((n, r) => n + 1 + r.sets.length, 0);
+    if (rows > MAX_EXPORT_ROWS) {
+      throw ValidationError.of('non_field_errors', `The export would hold ${rows} rows with the repeating label sets, more than the ${MAX_EXPORT_ROWS} one file takes: narrow it with category or dataset_status.`);
+    }
+    return table;
+  }
+
+  async documentsCsv(user: UserRow, projectId: number, filter: DocumentExportFilter, linkBase: string): Promise<string> {
+    return csvRows(await this.documentTable(user, projectId, filter, linkBase)).map(csvRecord).join('');
+  }
+
+  async documentsXlsx(user: UserRow, projectId: number, filter: DocumentExportFilter, linkBase: string): Promise<Buffer> {
+    return writeXlsx(xlsxSheets(await this.documentTable(user, projectId, filter, linkBase)));
   }
 }

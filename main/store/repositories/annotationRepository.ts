@@ -61,8 +61,10 @@ export interface ExportRow {
   data_file_name: string;
   category: string | null;
   label_set: string;
+  label_set_id: number;
   annotation_set_id: number;
   label: string;
+  label_id: number;
   data_type: string;
   id: number;
   offset_string: string;
@@ -77,7 +79,7 @@ export interface ExportRow {
 export class AnnotationRepository {
   constructor(private readonly db: Db) {}
 
-  /** Every annotation of a project, in document and text order, for the CSV export. */
+  /** Every annotation of a project, in document and text order, for the CSV and per-document exports. */
   exportRows(projectId: number): Promise<ExportRow[]> {
     return this.db
       .selectFrom('annotations')
@@ -91,8 +93,10 @@ export class AnnotationRepository {
         'documents.data_file_name',
         'categories.name as category',
         'label_sets.name as label_set',
+        'annotation_sets.label_set_id',
         'annotations.annotation_set_id',
         'labels.name as label',
+        'labels.id as label_id',
         'labels.data_type',
         'annotations.id',
         'annotations.offset_string',

@@ -119,7 +119,10 @@ export function DocumentsTab({ project }: { project: ProjectOut }) {
     else send(files);
   };
   const dragging = useFileDrop((files) => void startUpload(files));
-  const exportUrl = useMemo(() => client.exportCsvUrl(project.id), [client, project.id]);
+  const exportUrls = useMemo(
+    () => ({ annotations: client.exportCsvUrl(project.id), documentsCsv: client.exportDocumentsUrl(project.id, 'csv'), documentsXlsx: client.exportDocumentsUrl(project.id, 'xlsx') }),
+    [client, project.id],
+  );
   const filtered = Object.entries(view.filters).some(([k, v]) => v !== NO_FILTERS[k as keyof Filters]);
 
   async function act(ids: number[], action: DocumentAction) {
@@ -137,7 +140,7 @@ export function DocumentsTab({ project }: { project: ProjectOut }) {
   const selectedIds = items.filter((d) => selected.has(d.id)).map((d) => d.id);
   return (
     <div className="documents-tab">
-      <UploadControls categories={categories} category={category} onCategory={setUploadCategory} onFiles={(f) => void startUpload(f)} exportUrl={exportUrl} />
+      <UploadControls categories={categories} category={category} onCategory={setUploadCategory} onFiles={(f) => void startUpload(f)} exportUrls={exportUrls} />
       {asking && (
         <DuplicateQuestion
           duplicates={asking.duplicates}

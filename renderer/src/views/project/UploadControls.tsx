@@ -1,5 +1,6 @@
 // Starting uploads: a file picker for several files, the category they get (none: the categorization
-// AI decides), and the CSV export of the project beside them.
+// AI decides), and the project's exports beside them: the CSV with a row per annotation, and the table
+// with a row per document as CSV or XLSX (README, Export).
 import { useRef } from 'react';
 import type { CategoryOut } from '../../api/client.ts';
 
@@ -9,10 +10,16 @@ interface Props {
   category: string;
   onCategory(category: string): void;
   onFiles(files: File[]): void;
-  exportUrl: string;
+  exportUrls: ExportUrls;
 }
 
-export function UploadControls({ categories, category, onCategory, onFiles, exportUrl }: Props) {
+export interface ExportUrls {
+  annotations: string;
+  documentsCsv: string;
+  documentsXlsx: string;
+}
+
+export function UploadControls({ categories, category, onCategory, onFiles, exportUrls }: Props) {
   const input = useRef<HTMLInputElement>(null);
   return (
     <div className="upload-controls">
@@ -44,9 +51,17 @@ export function UploadControls({ categories, category, onCategory, onFiles, expo
       </select>
       <span className="muted drop-hint">or drop files anywhere here</span>
       <span className="spacer" />
-      <a className="button-link" href={exportUrl} download>
-        Export CSV
-      </a>
+      <span className="export-links" role="group" aria-label="Export">
+        <a className="button-link" href={exportUrls.annotations} download title="Every annotation of the project, one row each, with its review state, page and box">
+          Export CSV (per annotation)
+        </a>
+        <a className="button-link" href={exportUrls.documentsCsv} download title="One row per document, a column per label; each set of a repeating label set as a row of its own">
+          Per-document CSV
+        </a>
+        <a className="button-link" href={exportUrls.documentsXlsx} download title="One row per document, a column per label; the repeating label sets on a second sheet">
+          Per-document XLSX
+        </a>
+      </span>
     </div>
   );
 }

@@ -1,20 +1,22 @@
 // @ts-check
-// What Electron starts (package.json "main"). Electron runs JavaScript, and Folio runs from its TypeScript
-// sources as `folio serve` does (bin/folio.mjs): register tsx's loader, then load main.ts. The top-level
-// await holds Electron's ready event until main.ts has registered its scheme and its event handlers.
-import { createRequire } from 'node:module';
+// What Electron starts (package.json "main"). The installed app runs the compiled main process,
+// dist/main/electron.js (`npm run build`; the installer ships no TypeScript and no tsx). In a source tree
+// it runs what `folio start` chose (FOLIO_RUN, as bin/folio.mjs chooses: compiled while dist/main is
+// current), or by itself the same way; from the sources through tsx's loader. The top-level await holds
+// Electron's ready event until the main process has registered its scheme and its event handlers.
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-// In the installed app this file lies inside app.asar. tsx compiles with esbuild's binary, which cannot be
-// started from inside an archive: electron-builder.yml unpacks it, and esbuild is told where (it reads
-// ESBUILD_BINARY_PATH when it loads; worker threads inherit the environment).
-const here = fileURLToPath(import.meta.url);
-if (/[\\/]app\.asar[\\/]/.test(here) && !process.env.ESBUILD_BINARY_PATH) {
-  const fromEsbuild = createRequire(createRequire(import.meta.url).resolve('esbuild'));
-  const binary = process.platform === 'win32' ? `@esbuild/win32-${process.arch}/esbuild.exe` : `@esbuild/${process.platform}-${process.arch}/bin/esbuild`;
-  process.env.ESBUILD_BINARY_PATH = fromEsbuild.resolve(binary).replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+const sources = fileURLToPath(new URL('./main.ts', import.meta.url));
+let run = process.env.FOLIO_RUN;
+if (run !== 'compiled' && run !== 'source') {
+  // bin/ is not shipped: an installed app has no sources and runs compiled.
+  run = fs.existsSync(sources) && !(await import('../../bin/build-freshness.mjs')).mainIsFresh() ? 'source' : 'compiled';
 }
-
-const { register } = await import('tsx/esm/api');
-register();
-await import('./main.ts');
+if (run === 'compiled') {
+  await import(new URL('../../dist/main/electron.js', import.meta.url).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./main.ts');
+}

@@ -1,4 +1,5 @@
-// Worker entry point: worker threads start without the parent's TypeScript loader, so register tsx here
+// Worker entry point when Folio runs from its sources (compiled, the pool starts dist/main/pdfWorker.js:
+// paths.ts workerEntry). Worker threads start without the parent's TypeScript loader, so register tsx here
 // before loading the TypeScript worker (the way bin/folio.mjs starts the app). nativeJson.ts comes first,
 // as in core.ts: pdf.js's legacy build replaces JSON.stringify/parse with slow polyfills as it loads. The
 // big dependencies are then loaded straight from node, with tsx's loader switched off: through it pdf.js

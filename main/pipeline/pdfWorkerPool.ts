@@ -5,10 +5,11 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { OpenAs, PdfReply, PdfRequest, PdfResults } from './pdfWorker.ts';
+import { workerEntry } from '../paths.ts';
 import { unpackPageText } from './packedText.ts';
 import type { PdfPageText } from './pdfText.ts';
 
-const WORKER_URL = new URL('./pdfWorker.mjs', import.meta.url);
+const WORKER_URL = workerEntry('pdfWorker');
 /** Measured on a 100-page 95 MB scan rendered for OCR: a worker takes about 250 MB (V8, pdf.js, one 300 dpi
  * page and its PNGs, allocator slack) plus its own copy of the PDF. Process peak RSS, the caller holding the
  * PDF twice (250 MB): 710 MB with one worker, 1060 MB with two. */

@@ -1,11 +1,11 @@
 // electron-builder.yml, checked with electron-builder's own code: its schema validation (the check `npm run
-// dist` runs first) and its file matcher, applied to the real files the app needs at run time (native
-// modules, esbuild's binary, the OCR worker, engine and models).
+// dist` runs first) and its file matcher, applied to the real files the app needs at run time (the compiled
+// main process, native modules, the OCR worker, engine and models).
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { appRoot } from '../../main/paths.ts';
+import { appRoot, WORKER_ENTRIES } from '../../main/paths.ts';
 import { bundledTraineddata } from '../../main/pipeline/languages.ts';
 import { OCR_WORKER_SCRIPT, ocrModelCacheDir } from '../../main/pipeline/ocr/ocrPool.ts';
 
@@ -34,8 +34,12 @@ const matcher = (name: 'files' | 'asarUnpack') => {
   const options = { macroExpander: (p: string) => p, customBuildOptions: {}, globalOutDir: path.join(appRoot, 'release'), defaultSrc: appRoot };
   const filters = (getFileMatchers(config, name, appRoot, options) ?? []).map((m) => m.createFilter());
   expect(filters.length).toBeGreaterThan(0);
-  return (file: string) => filters.some((f) => f(path.resolve(appRoot, file), fs.statSync(path.resolve(appRoot, file))));
+  // What `npm run build` writes need not be there yet (a fresh clone): the patterns decide, for a file.
+  const statOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file) : ({ isDirectory: () => false } as fs.Stats));
+  return (file: string) => filters.some((f) => f(path.resolve(appRoot, file), statOf(path.resolve(appRoot, file))));
 };
+/** The files of dist/main that the app loads by name (scripts/build-main.mjs). */
+const COMPILED = ['electron.js', 'cli.js', 'nativeJson.js', ...Object.keys(WORKER_ENTRIES).map((name) => `${name}.js`), 'preload.cjs', 'tesseractWorker.cjs'].map((f) => `dist/main/${f}`);
 const pkg = JSON.parse(fs.readFileSync(path.join(appRoot, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string> };
 
 /** Files under `dir` (relative to the app) whose name passes `test`. */
@@ -64,7 +68,7 @@ describe('electron-builder.yml', () => {
     expect(targets('win')).toEqual(['nsis']);
     expect(targets('mac')).toEqual(['dmg', 'zip']);
     expect(targets('linux')).toEqual(['AppImage', 'deb']);
-    expect(pkg.scripts.dist).toMatch(/vite build && electron-builder/);
+    expect(pkg.scripts.dist).toMatch(/npm run build && electron-builder/);
   });
 
   it('rebuilds native modules for Electron, publishes nothing and has no updater', () => {
@@ -76,16 +80,32 @@ describe('electron-builder.yml', () => {
     expect(Object.keys(pkg.dependencies)).not.toContain('electron');
   });
 
-  it('ships what Electron starts: the entry, the TypeScript it loads, the preload and the built renderer', () => {
+  it('ships what Electron starts: the entry, the compiled main process with its workers and preload, and the built renderer; no TypeScript', () => {
     const shipped = matcher('files');
     expect(pkg.main).toBe('main/electron/main.mjs');
-    for (const file of [pkg.main, 'main/electron/main.ts', 'main/electron/preload.cjs', 'main/core.ts', 'shared/desktopBridge.ts', 'package.json']) {
-      expect(shipped(file), file).toBe(true);
+    expect(pkg.scripts.build).toMatch(/vite build && node scripts\/build-main\.mjs/);
+    for (const file of [pkg.main, ...COMPILED, 'dist/renderer/index.html', 'package.json']) expect(shipped(file), file).toBe(true);
+    for (const file of ['main/electron/main.ts', 'main/core.ts', 'main/pipeline/pdfWorker.mjs', 'shared/desktopBridge.ts', 'bin/folio.mjs', 'scripts/build-main.mjs', 'dist/main/cli.js.map', 'test/electron/builderConfig.test.ts', 'renderer/src/main.tsx', 'README.md']) {
+      expect(shipped(file), file).toBe(false);
     }
-    if (fs.existsSync(path.join(appRoot, 'dist/renderer/index.html'))) expect(shipped('dist/renderer/index.html')).toBe(true);
-    for (const file of ['test/electron/builderConfig.test.ts', 'renderer/src/main.tsx', 'README.md']) expect(shipped(file), file).toBe(false);
-    // Production dependencies are added by electron-builder: what runs the sources and the OCR must be among them.
-    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['tsx', 'better-sqlite3', 'sharp', 'tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/deu']));
+    // Production dependencies are added by electron-builder: what the OCR needs must be among them.
+    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['better-sqlite3', 'sharp', 'tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/deu']));
+  });
+
+  it('packs neither tsx nor esbuild: nothing compiles TypeScript at run time', () => {
+    for (const name of ['tsx', 'esbuild']) {
+      expect(Object.keys(pkg.devDependencies), name).toContain(name);
+      expect(Object.keys(pkg.dependencies), name).not.toContain(name);
+    }
+    // npm marks a package "dev" when no production dependency needs it, however deep: electron-builder
+    // copies only the others into the app.
+    const lock = JSON.parse(fs.readFileSync(path.join(appRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; optional?: boolean }> };
+    const runtime = Object.entries(lock.packages).filter(([p, info]) => p.startsWith('node_modules/') && !info.dev).map(([p]) => p.replace(/^.*node_modules\//, ''));
+    expect(runtime).toContain('better-sqlite3');
+    for (const name of runtime) expect(name, name).not.toMatch(/^(tsx|esbuild|@esbuild\/.*|get-tsconfig)$/);
+    // The entry loads tsx only on its path for a source tree, which the app does not ship.
+    const entry = fs.readFileSync(path.join(appRoot, pkg.main), 'utf8');
+    expect(entry).toMatch(/import\(new URL\('\.\.\/\.\.\/dist\/main\/electron\.js', import\.meta\.url\)\.href\)/);
   });
 
   it('unpacks the native modules from the asar archive', () => {
@@ -98,20 +118,12 @@ describe('electron-builder.yml', () => {
     expect(unpacked('main/core.ts')).toBe(false);
   });
 
-  it('unpacks esbuild\'s binary, which main.mjs points tsx at', () => {
-    const unpacked = matcher('asarUnpack');
-    const binaries = find('node_modules/@esbuild', (n) => n === 'esbuild' || n === 'esbuild.exe');
-    expect(binaries.length).toBeGreaterThan(0);
-    for (const file of binaries) expect(unpacked(file), file).toBe(true);
-  });
-
   it('ships the tesseract.js worker and core and the eng and deu models as plain files, found from inside the app', () => {
     const unpacked = matcher('asarUnpack');
     const models = bundledTraineddata();
     expect(models.map((m) => m.code).sort()).toEqual(['deu', 'eng']);
     const needed = [
       ...models.map((m) => m.file),
-      OCR_WORKER_SCRIPT,
       require.resolve('tesseract.js/src/worker-script/node/index.js'),
       ...find('node_modules/tesseract.js-core', (n) => n.endsWith('.wasm') || n.endsWith('.js')).map((f) => path.join(appRoot, f)),
     ];
@@ -122,6 +134,10 @@ describe('electron-builder.yml', () => {
       expect(fs.existsSync(file), file).toBe(true);
       expect(unpacked(rel), rel).toBe(true);
     }
+    // Our worker script: compiled, wasmEngine finds it beside itself in dist/main, where the build copies it.
+    expect(path.relative(appRoot, OCR_WORKER_SCRIPT)).toBe(path.join('main', 'pipeline', 'ocr', 'tesseractWorker.cjs'));
+    expect(COMPILED).toContain('dist/main/tesseractWorker.cjs');
+    expect(unpacked('dist/main/tesseractWorker.cjs')).toBe(true);
     // Tesseract reads the models from the data folder (copies, uncompressed), never from the network.
     expect(ocrModelCacheDir('/data/folio').startsWith('/data/folio')).toBe(true);
   });

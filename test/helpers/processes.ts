@@ -19,7 +19,9 @@ export interface FolioEnv {
 /** The test runner's environment without the developer's own FOLIO_* settings, which would leak in. */
 function childEnv({ dataDir, env = {} }: FolioEnv): NodeJS.ProcessEnv {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FOLIO_')));
-  const merged: NodeJS.ProcessEnv = { ...base, FOLIO_PORT: '0', FOLIO_HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir, ...env };
+  // The sources, as edited, even where a current dist/main would run (bin/folio.mjs): test/build.test.ts
+  // tests the compiled app.
+  const merged: NodeJS.ProcessEnv = { ...base, FOLIO_RUN: 'source', FOLIO_PORT: '0', FOLIO_HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir, ...env };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
   return merged;
 }

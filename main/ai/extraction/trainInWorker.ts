@@ -1,12 +1,13 @@
 // Trains an extraction model in a worker thread (trainWorker.ts) and hands back the model and its file.
 // Cancelling raises the worker's stop flag; a worker that does not stop in time is terminated.
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../../paths.ts';
 import { NothingToLearn, TrainingCancelled, type ExtractionModel, type TrainOptions } from './model.ts';
 import { parseModel } from './serialize.ts';
 import { TRAIN_WORKER_ROLE, type TrainWorkerData, type TrainWorkerMessage } from './trainWorker.ts';
 import type { ExtractionSchema, ProgressListener, TrainingDocument } from './types.ts';
 
-const WORKER_URL = new URL('./trainWorker.mjs', import.meta.url);
+const WORKER_URL = workerEntry('trainWorker');
 /** How long a cancelled worker may take to reach its next check (one tree, one document) before it is killed. */
 const STOP_GRACE_MS = 5_000;
 

@@ -1,4 +1,5 @@
-// Worker entry point: worker threads start without the parent's TypeScript loader, so register tsx here
+// Worker entry point when Folio runs from its sources (compiled: dist/main/trainWorker.js, paths.ts
+// workerEntry). Worker threads start without the parent's TypeScript loader, so register tsx here
 // before loading the TypeScript worker (the way main/pipeline/pdfWorker.mjs does).
 import { register } from 'tsx/esm/api';
 

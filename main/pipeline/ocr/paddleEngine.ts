@@ -6,6 +6,7 @@
 // Both tell a page's orientation with Paddle's detector (lines across or down the page) and direction
 // classifier (upright or upside down). The models run in a worker thread per pool slot (paddle/worker.ts).
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../../paths.ts';
 import { OcrError, deadline } from './errors.ts';
 import type { OcrEngine, OcrSession, OsdResult, RecognizeOptions } from './engine.ts';
 import type { TessBlock } from './ocrText.ts';
@@ -14,7 +15,7 @@ import { PADDLE_VERSION } from './paddle/models.ts';
 import type { ReaderOptions } from './paddle/reader.ts';
 import type { PaddleReply, PaddleRequest, PaddleWorkerData, StripResult } from './paddle/worker.ts';
 
-const WORKER_URL = new URL('./paddle/worker.mjs', import.meta.url);
+const WORKER_URL = workerEntry('paddleWorker');
 /** Height of a line in the hybrid engine's strip: about 30 px letters, where tesseract's LSTM reads best. */
 export const HYBRID_ROW_HEIGHT = 56;
 

@@ -1,0 +1,129 @@
+// DocumentService's rules without HTTP: documents are their project's members' (public ones anyone's
+// to read), what an upload must name and carry, dataset status and PUT defaults, duplicates sharing one
+// file until the last goes, the review gate, and when a document may be extracted again.
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthenticationError, NotFoundError, ValidationError } from '../../main/domain/errors.ts';
+import { FileRejectedError } from '../../main/pipeline/errors.ts';
+import { DatasetStatus, DocumentStatus } from '../../main/domain/documentStatus.ts';
+import type { UserRow } from '../../main/store/schema.ts';
+import { listParams, openFixture, refused, type Fixture, type Taxonomy } from './fixture.ts';
+
+let f: Fixture;
+let owner: UserRow;
+let member: UserRow;
+let stranger: UserRow;
+let t: Taxonomy;
+let otherCategory: number;
+
+beforeAll(async () => {
+  f = await openFixture();
+  owner = await f.user('owner@documents.test');
+  member = await f.user('member@documents.test');
+  stranger = await f.user('stranger@documents.test');
+  t = await f.taxonomy(owner, (await f.project(owner, 'Documents', [member])).id);
+  otherCategory = (await f.services.taxonomy.createCategory(stranger, { project: (await f.project(stranger, 'Other')).id, name: 'Theirs' })).id;
+});
+afterAll(() => f?.close());
+
+/** Writes `bytes` where multer would leave an upload. */
+const tempFile = (bytes: Uint8Array | string) => {
+  const file = f.core.blobs.tempPath('.upload');
+  fs.writeFileSync(file, bytes);
+  return { path: file, originalname: 'x.pdf', size: fs.statSync(file).size };
+};
+
+describe('DocumentService', () => {
+  it("keeps a document to its project's members: others get the 404 of a missing document", async () => {
+    const doc = await f.upload(owner, { project: t.project });
+    const d = f.services.documents;
+    expect((await d.get(member, doc.id)).id).toBe(doc.id);
+    for (const call of [d.get(stranger, doc.id), d.detail(stranger, doc.id), d.patch(stranger, doc.id, { is_public: true }), d.remove(stranger, doc.id), d.originalFile(stranger, doc.id)]) {
+      expect((await refused(call, NotFoundError)).message).toBe('Document not found.');
+    }
+    expect((await d.list(stranger, listParams())).items.map((x) => x.id)).not.toContain(doc.id);
+    expect((await refused(f.upload(stranger, { project: t.project }), ValidationError)).fields).toEqual({ project: [`Invalid pk "${t.project}" - object does not exist.`] });
+  });
+
+  it('shows a public document to anyone, without its duplicates; a private one needs credentials, then membership', async () => {
+    const original = await f.upload(owner, { project: t.project });
+    const doc = await f.upload(owner, { project: t.project }, fs.readFileSync((await f.services.documents.originalFile(owner, original.id)).path));
+    await refused(f.services.documents.detailFor(undefined, doc.id), AuthenticationError);
+    await refused(f.services.documents.detailFor(stranger, doc.id), NotFoundError);
+    await f.services.documents.patch(owner, doc.id, { is_public: true });
+    expect((await f.services.documents.detailFor(undefined, doc.id)).duplicates).toEqual([]);
+    expect((await f.services.documents.detailFor(stranger, doc.id)).duplicates).toEqual([]);
+    expect((await f.services.documents.detailFor(member, doc.id)).duplicates).toHaveLength(1);
+  });
+
+  it('needs a non-empty file, categories and assignees of the project, and a callback Folio may call', async () => {
+    const d = f.services.documents;
+    const field = async (call: Promise<unknown>) => (await refused(call, ValidationError)).fields;
+    expect(await field(d.upload(owner, { project: t.project }, undefined))).toEqual({ data_file: ['No file was submitted.'] });
+    expect(await field(d.upload(owner, { project: t.project }, tempFile('')))).toEqual({ data_file: ['The submitted file is empty.'] });
+    expect(await field(f.upload(owner, { project: t.project, category: otherCategory }))).toEqual({ category: [`Invalid pk "${otherCategory}" - object does not exist.`] });
+    expect(Object.keys(await field(f.upload(owner, { project: t.project, category_template: otherCategory })))).toEqual(['category_template']);
+    expect(await field(f.upload(owner, { project: t.project, assignee: stranger.email }))).toEqual({ assignee: [`stranger@documents.test is not a member of project ${t.project}.`] });
+    expect((await field(f.upload(owner, { project: t.project, callback_url: 'http://metadata.google.internal/hook' }))).callback_url[0]).toMatch(/cloud metadata service/);
+    const assigned = await f.upload(owner, { project: t.project, assignee: member.email, category: t.category });
+    expect([assigned.assignee_id, assigned.category_id, assigned.category_is_revised, assigned.status]).toEqual([member.id, t.category, 0, DocumentStatus.QUEUING_FOR_OCR]);
+  });
+
+  it('refuses a file processing could never read before storing anything', async () => {
+    const before = (await f.services.documents.list(owner, listParams())).count;
+    const err = await refused(f.services.documents.upload(owner, { project: t.project }, tempFile('just some text, not a document')), FileRejectedError);
+    expect(err.status).toBe(415);
+    expect((await f.services.documents.list(owner, listParams())).count).toBe(before);
+  });
+
+  it('keeps the dataset status given, and PUT puts omitted fields back to their defaults without moving the document', async () => {
+    const doc = await f.upload(owner, { project: t.project, dataset_status: DatasetStatus.TRAINING });
+    expect(doc.dataset_status).toBe(DatasetStatus.TRAINING);
+    await f.services.documents.patch(owner, doc.id, { is_public: true, category: t.category });
+    const put = await f.services.documents.replace(owner, doc.id, { project: t.project, data_file_name: 'renamed.pdf' });
+    expect([put.data_file_name, put.dataset_status, put.is_public, put.category_id, put.category_is_revised]).toEqual(['renamed.pdf', DatasetStatus.NONE, 0, null, 1]);
+    expect((await refused(f.services.documents.replace(owner, doc.id, { project: t.project + 1000, data_file_name: 'x.pdf' }), ValidationError)).fields).toEqual({
+      project: ['A document cannot be moved to another project.'],
+    });
+  });
+
+  it('lists uploads of the same bytes as duplicates; their shared file goes with the last of them', async () => {
+    const first = await f.upload(owner, { project: t.project });
+    const { path } = await f.services.documents.originalFile(owner, first.id);
+    const second = await f.upload(member, { project: t.project }, fs.readFileSync(path));
+    expect(second.blob_key).toBe(first.blob_key);
+    expect((await f.services.documents.detail(owner, first.id)).duplicates).toEqual([second.id]);
+    await f.services.documents.remove(owner, first.id);
+    await refused(f.services.documents.get(owner, first.id), NotFoundError);
+    expect(fs.existsSync(path)).toBe(true);
+    await f.services.documents.remove(member, second.id);
+    expect(fs.existsSync(path)).toBe(false);
+  });
+
+  it('refuses is_reviewed while labels are unfilled, naming them, and writes nothing of the request', async () => {
+    const { doc } = await f.processed(owner, { project: t.project, category: t.category });
+    const err = await refused(f.services.documents.patch(owner, doc.id, { is_reviewed: true, data_file_name: 'reviewed.pdf' }), ValidationError);
+    expect(err.fields.is_reviewed).toEqual(['2 labels are unfilled (add an annotation or mark missing): Invoice > Date (no annotation set yet), Invoice > Total (no annotation set yet).']);
+    const after = await f.services.documents.get(owner, doc.id);
+    expect([after.is_reviewed, after.data_file_name]).toEqual([0, 'invoice.pdf']);
+    // Without a category there is nothing to fill.
+    expect((await f.services.documents.patch(owner, doc.id, { category: null, is_reviewed: true })).is_reviewed).toBe(1);
+  });
+
+  it('extracts again only a processed, categorized document whose category has an active extraction AI', async () => {
+    const reason = async (id: number) => (await refused(f.services.documents.extractAgain(owner, id), ValidationError)).fields.non_field_errors[0];
+    const queued = await f.upload(owner, { project: t.project, category: t.category });
+    expect(await reason(queued.id)).toBe('The document cannot be extracted again while it is "Queuing for OCR": wait until it is done.');
+    const { doc } = await f.processed(owner, { project: t.project });
+    expect(await reason(doc.id)).toBe('The document has no category: choose its category first, then extract again.');
+    await f.services.documents.patch(owner, doc.id, { category: t.category });
+    expect(await reason(doc.id)).toBe('The category "Invoice" has no active extraction AI: train one on the AI tab first.');
+  });
+
+  it('answers the searchable PDF only once processing made it', async () => {
+    const queued = await f.upload(owner, { project: t.project });
+    expect((await refused(f.services.documents.searchablePdf(owner, queued.id), NotFoundError)).message).toBe('The searchable PDF is not ready yet (status Queuing for OCR).');
+    const { doc } = await f.processed(owner, { project: t.project });
+    expect((await f.services.documents.searchablePdf(owner, doc.id)).name).toBe('invoice.pdf');
+  });
+});

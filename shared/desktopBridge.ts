@@ -53,10 +53,13 @@ export interface FolioBridge {
   upload(req: BridgeUpload): Promise<BridgeAnswer>;
   /** Listens to the app menu; returns the function that stops listening. */
   onMenu(listener: (command: MenuCommand) => void): () => void;
+  /** The system's folder chooser (an import folder's path); null when cancelled. Optional: bridges built
+   * for tests leave it out, and the form then offers the text field only. */
+  chooseFolder?(): Promise<string | null>;
 }
 
 /** The IPC channels behind the bridge (preload.cjs spells the same names; a test keeps them equal). */
-export const IPC_CHANNELS = { request: 'folio:request', upload: 'folio:upload', menu: 'folio:menu' } as const;
+export const IPC_CHANNELS = { request: 'folio:request', upload: 'folio:upload', menu: 'folio:menu', chooseFolder: 'folio:choose-folder' } as const;
 
 /** The renderer process's argument that tells the preload the API's address (`--folio-api-url=http://...`). */
 export const API_URL_ARG = '--folio-api-url=';

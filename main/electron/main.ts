@@ -88,6 +88,8 @@ async function start(): Promise<void> {
   core.startImports();
   const dispatcher = new RouteDispatcher(core, allRoutes, server.url);
   registerIpcHandlers(ipcMain, ipcHandlers(dispatcher), (event) => isAppUrl(event.senderFrame?.url ?? ''));
+  // Not an API call, so not in the handler table: the page gets a path, which the API then checks.
+  ipcMain.handle(IPC_CHANNELS.chooseFolder, (event) => (isAppUrl(event.senderFrame?.url ?? '') ? chooseFolder() : null));
   secureSession(apiUrl);
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
@@ -147,6 +149,13 @@ async function chooseImports(): Promise<void> {
   const options = { title: 'Import Documents', properties: ['openFile', 'multiSelections'] as Array<'openFile' | 'multiSelections'> };
   const result = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
   if (!result.canceled) await importFiles(result.filePaths);
+}
+
+/** The import-folder form's folder chooser: the chosen folder's path, or null when cancelled. */
+async function chooseFolder(): Promise<string | null> {
+  const options = { title: 'Choose an Import Folder', properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'> };
+  const result = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+  return result.canceled ? null : (result.filePaths[0] ?? null);
 }
 
 async function importFiles(paths: string[]): Promise<void> {

@@ -1,12 +1,12 @@
 // @ts-check
 // The preload of the Folio window. Sandboxed, so plain CommonJS in one file (its `require` knows electron's
 // renderer modules only). It exposes ONE object, `window.folio` (shared/desktopBridge.ts FolioBridge):
-// the API address and three functions forwarding to the main process's handler table (ipc.ts). Neither
+// the API address and functions forwarding to the main process's handler table (ipc.ts). Neither
 // ipcRenderer nor an IPC event ever reaches the page.
 'use strict';
 
 /** The same names as IPC_CHANNELS in shared/desktopBridge.ts (a test keeps them equal). */
-const CHANNELS = Object.freeze({ request: 'folio:request', upload: 'folio:upload', menu: 'folio:menu' });
+const CHANNELS = Object.freeze({ request: 'folio:request', upload: 'folio:upload', menu: 'folio:menu', chooseFolder: 'folio:choose-folder' });
 /** main.ts passes the API's address and the data folder as additional arguments of the renderer process. */
 const API_URL_ARG = '--folio-api-url=';
 const DATA_DIR_ARG = '--folio-data-dir=';
@@ -37,6 +37,8 @@ function buildBridge(ipc, argv) {
         ipc.removeListener(CHANNELS.menu, relay);
       };
     },
+    // Takes nothing from the page: the main process opens the dialog and answers a path or null.
+    chooseFolder: () => ipc.invoke(CHANNELS.chooseFolder),
   };
   return Object.freeze(bridge);
 }

@@ -33,7 +33,8 @@ const TEMP_SUFFIXES = ['.part', '.partial', '.tmp', '.temp', '.crdownload', '.do
 const SYSTEM_FILES = new Set(['thumbs.db', 'desktop.ini', 'icon\r']);
 /** An empty file may be a scanner's placeholder it fills later: it waits this long before it counts. */
 const EMPTY_FILE_GRACE_MS = 60_000;
-/** last_scan_at is written at most this often: a write per poll would keep the store busy for nothing. */
+/** last_scan_at is written at most this often (and after a scan that moved a file): a write per poll
+ * would keep the store busy for nothing. */
 const SCAN_STAMP_EVERY_MS = 60_000;
 
 /** Whether a file name is never imported: hidden, an Office lock file, a temporary or system file. */
@@ -192,6 +193,7 @@ export class ImportWatcher {
     const previous = this.seen.get(folder.id);
     const before = previous?.path === folder.path ? previous.files : new Map<string, Seen>();
     const now = new Map<string, Seen>();
+    let handled = false;
     for (const name of names) {
       if (this.stopped) break;
       const full = path.join(folder.path, name);
@@ -217,9 +219,11 @@ export class ImportWatcher {
         outcome = 'wait';
       }
       if (outcome === 'wait') now.set(name, seen);
+      else handled = true;
     }
     this.seen.set(folder.id, { path: folder.path, files: now });
-    if (!folder.last_scan_at || Date.now() - Date.parse(folder.last_scan_at) >= SCAN_STAMP_EVERY_MS) {
+    // Also after an import: the scan time shown beside it is not older than the import.
+    if (handled || !folder.last_scan_at || Date.now() - Date.parse(folder.last_scan_at) >= SCAN_STAMP_EVERY_MS) {
       await repos.importFolders.update(folder.id, { last_scan_at: new Date().toISOString() }, false);
     }
   }

@@ -70,18 +70,18 @@ describe('the preload', () => {
     return { preload, exposeInMainWorld, ipc, listeners, bridge: exposeInMainWorld.mock.calls[0]?.[1] as FolioBridge };
   }
 
-  it('exposes one object, window.folio, with the API address and three functions, frozen', () => {
+  it('exposes one object, window.folio, with the API address and four functions, frozen', () => {
     const { exposeInMainWorld, bridge } = exposed();
     expect(exposeInMainWorld).toHaveBeenCalledTimes(1);
     expect(exposeInMainWorld.mock.calls[0][0]).toBe('folio');
-    expect(Object.keys(bridge).sort()).toEqual(['apiUrl', 'dataDir', 'onMenu', 'request', 'upload']);
+    expect(Object.keys(bridge).sort()).toEqual(['apiUrl', 'chooseFolder', 'dataDir', 'onMenu', 'request', 'upload']);
     expect(bridge.apiUrl).toBe(API);
     expect(bridge.dataDir).toBe('/data/folio');
-    for (const name of ['request', 'upload', 'onMenu'] as const) expect(typeof bridge[name]).toBe('function');
+    for (const name of ['request', 'upload', 'onMenu', 'chooseFolder'] as const) expect(typeof bridge[name]).toBe('function');
     expect(Object.isFrozen(bridge)).toBe(true);
   });
 
-  it('passes calls to the two invoke channels and leaks nothing of ipcRenderer', async () => {
+  it('passes calls to the invoke channels and leaks nothing of ipcRenderer', async () => {
     const { bridge, ipc } = exposed();
     const values = Object.values(bridge);
     for (const fn of Object.values(ipc)) expect(values).not.toContain(fn);
@@ -92,6 +92,9 @@ describe('the preload', () => {
     const up = { path: '/api/v3/documents/', fields: {}, fileField: 'data_file', fileName: 'a.pdf', data: new ArrayBuffer(1), token: 't' };
     expect(JSON.parse((await bridge.upload(up)).body).channel).toBe(IPC_CHANNELS.upload);
     expect(ipc.invoke).toHaveBeenCalledTimes(2);
+    // The folder chooser sends nothing of the page's: whatever it is called with stays behind.
+    await (bridge.chooseFolder as (...args: unknown[]) => Promise<unknown>)('/etc', { properties: ['openFile'] });
+    expect(ipc.invoke).toHaveBeenLastCalledWith(IPC_CHANNELS.chooseFolder);
     expect(ipc.send).not.toHaveBeenCalled();
     expect(ipc.sendSync).not.toHaveBeenCalled();
   });

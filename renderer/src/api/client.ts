@@ -14,6 +14,7 @@ import type { AiModel, AiPatch } from '../../../shared/schemas/ais.ts';
 import type { DocumentSet, PostprocessDocument } from '../../../shared/schemas/postprocess.ts';
 import type { ReadRegionRequest, ReadRegionResponse } from '../../../shared/schemas/readAgain.ts';
 import type { BackupStatus } from '../../../shared/schemas/backup.ts';
+import type { ImportFolder, ImportFolderCreate, ImportFolderPatch } from '../../../shared/schemas/importFolders.ts';
 import type { QueryValue, Transport } from './transport.ts';
 
 export type Envelope<S extends z.ZodType> = z.infer<ReturnType<typeof envelope<S>>>;
@@ -38,6 +39,7 @@ export type AiOut = z.infer<typeof AiModel>;
 export type DocumentSetOut = z.infer<typeof DocumentSet>;
 export type OcrLanguageOut = z.infer<typeof OcrLanguage>;
 export type PostprocessInput = z.input<typeof PostprocessDocument>;
+export type ImportFolderOut = z.infer<typeof ImportFolder>;
 
 /** List conventions of every collection (README "Lists"), plus the collection's own filters. */
 export type ListQuery = { limit?: number; offset?: number; ordering?: string } & Record<string, QueryValue>;
@@ -79,6 +81,12 @@ export class FolioClient {
   /** Every language of spec 2.16 (about 120; the list is paged like any other, so ask for all at once). */
   ocrLanguages = async (): Promise<OcrLanguageOut[]> => (await this.get<Envelope<typeof OcrLanguage>>('/api/v3/ocr-languages/', { limit: 1000 })).results;
   backupStatus = () => this.get<BackupStatus>('/api/v3/backup/');
+  /** A project's watched import folders (owners and administrators; a Folio addition). */
+  listImportFolders = async (project: number) => (await this.get<Envelope<typeof ImportFolder>>(`/api/v3/projects/${project}/import-folders/`, { limit: 1000 })).results;
+  createImportFolder = (project: number, input: z.input<typeof ImportFolderCreate>) => this.send<ImportFolderOut>('POST', `/api/v3/projects/${project}/import-folders/`, input);
+  updateImportFolder = (project: number, id: number, changes: z.input<typeof ImportFolderPatch>) =>
+    this.send<ImportFolderOut>('PATCH', `/api/v3/projects/${project}/import-folders/${id}/`, changes);
+  deleteImportFolder = (project: number, id: number) => this.send<void>('DELETE', `/api/v3/projects/${project}/import-folders/${id}/`);
 
   listCategories = (project: number) => this.get<Envelope<typeof Category>>('/api/v3/categories/', { project, limit: 1000 });
   createCategory = (project: number, name: string) => this.send<CategoryOut>('POST', '/api/v3/categories/', { project, name });

@@ -1,9 +1,11 @@
 // The setup tab: the project's settings, then its taxonomy in the order one builds it (categories,
-// label sets, labels; a label picks the sets it belongs to).
+// label sets, labels; a label picks the sets it belongs to), then the import folders (their category is
+// chosen from the taxonomy).
 import { useEffect } from 'react';
 import type { ProjectOut } from '../../api/client.ts';
 import { useTaxonomy } from '../../state/taxonomy.ts';
 import { CategoriesSection } from './CategoriesSection.tsx';
+import { ImportFoldersSection } from './ImportFoldersSection.tsx';
 import { LabelSetsSection } from './LabelSetsSection.tsx';
 import { LabelsSection } from './LabelsSection.tsx';
 import { ProjectSettingsForm } from './ProjectSettingsForm.tsx';
@@ -40,6 +42,7 @@ export function SetupTab({ project, onProjectSaved }: { project: ProjectOut; onP
           <CategoriesSection />
           <LabelSetsSection />
           <LabelsSection />
+          <ImportFoldersSection projectId={project.id} />
         </>
       )}
     </div>

@@ -1,8 +1,10 @@
-// ExportService's rules without HTTP: the project CSV is for the project's members, one row per
-// annotation with its value in the CSV form of its data type (spec 2.14), its review state, its page
-// counted from 1 and its box.
+// ExportService's rules without HTTP: the exports are for the project's members; the project CSV has one
+// row per annotation with its value in the CSV form of its data type (spec 2.14), its review state, its
+// page counted from 1 and its box; the per-document table has a row per document of the project (or of
+// one of its categories) with the values it counts in a column per label.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError } from '../../main/domain/errors.ts';
+import { NotFoundError, ValidationError } from '../../main/domain/errors.ts';
+import { DatasetStatus } from '../../main/domain/documentStatus.ts';
 import type { UserRow } from '../../main/store/schema.ts';
 import { parseCsv } from '../helpers/csv.ts';
 import { openFixture, refused, type Fixture, type Taxonomy } from './fixture.ts';
@@ -38,7 +40,32 @@ describe('ExportService', () => {
     expect(rows.map((r) => [r[5], r[8]]).sort()).toEqual([['Date', '2024-03-12'], ['Total', '12.5']]);
   });
 
+  it('tables the documents of the project or of one of its categories, counting no declined value', async () => {
+    const p = await f.processed(owner, { project: t.project, category: t.category, dataset_status: DatasetStatus.TEST });
+    await f.services.annotations.createForDocument(owner, p.doc.id, { label: t.labels.total, label_set: t.category, span: [p.box('12,50')] });
+    const declined = (await f.services.annotations.createForDocument(owner, p.doc.id, { label: t.labels.date, label_set: t.category, span: [p.box('12.03.2024')] })).row;
+    await f.services.annotations.patch(owner, declined.id, { revised: true, is_correct: false });
+    const uncategorized = await f.upload(owner, { project: t.project });
+
+    const all = await f.services.exports.documentTable(owner, t.project, {}, 'http://folio.test/');
+    expect(all.rows.map((r) => r.document.id)).toEqual(expect.arrayContaining([p.doc.id, uncategorized.id]));
+    const row = all.rows.find((r) => r.document.id === p.doc.id)!;
+    expect([row.document.link, row.values.get(`${t.category}:${t.labels.total}`), row.values.get(`${t.category}:${t.labels.date}`)]).toEqual([
+      `http://folio.test/#/documents/${p.doc.id}`, { text: '12.5', number: 12.5 }, undefined,
+    ]);
+    const narrowed = await f.services.exports.documentTable(owner, t.project, { category: t.category, datasetStatus: DatasetStatus.TEST }, '');
+    expect(narrowed.rows.map((r) => r.document.id)).toEqual([p.doc.id]);
+    const otherProject = await f.project(owner, 'Other');
+    const foreign = (await f.services.taxonomy.createCategory(owner, { project: otherProject.id, name: 'Foreign' })).id;
+    expect((await refused(f.services.exports.documentTable(owner, t.project, { category: foreign }, ''), ValidationError)).fields).toEqual({
+      category: [`Invalid pk "${foreign}" - object does not exist in this project.`],
+    });
+  });
+
   it("exports a project only for its members: others get the project's 404", async () => {
-    for (const u of [stranger, f.admin]) expect((await refused(f.services.exports.projectCsv(u, t.project), NotFoundError)).message).toBe('Project not found.');
+    for (const u of [stranger, f.admin]) {
+      expect((await refused(f.services.exports.projectCsv(u, t.project), NotFoundError)).message).toBe('Project not found.');
+      await refused(f.services.exports.documentTable(u, t.project, {}, ''), NotFoundError);
+    }
   });
 });

@@ -30,6 +30,16 @@ const STATUS_NAMES: Record<DocumentStatusCode, string> = {
   111: 'Could not be processed',
 };
 
+/**
+ * Statuses in which a document's processing has ended one way or the other: done, failed, or stopped
+ * at a proposed split that waits for a reviewer (processing does not go on by itself from there).
+ */
+export const PROCESSING_ENDED: readonly number[] = [DocumentStatus.DONE, DocumentStatus.COULD_NOT_BE_PROCESSED, DocumentStatus.WAITING_FOR_SPLITTING_CONFIRMATION];
+
+export function processingEnded(status: number): boolean {
+  return PROCESSING_ENDED.includes(status);
+}
+
 export const STATUS_CODES = Object.keys(STATUS_NAMES).map(Number) as DocumentStatusCode[];
 
 export function isStatusCode(code: number): code is DocumentStatusCode {

@@ -10,7 +10,7 @@ import type { DocumentRow, JobRow } from '../store/schema.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { DocumentPipelineHook } from '../services/documentService.ts';
 import type { NewPage } from '../store/repositories/pageRepository.ts';
-import { DocumentStatus } from '../domain/documentStatus.ts';
+import { DocumentStatus, processingEnded } from '../domain/documentStatus.ts';
 import { enqueue, JobRunner, JobSetAsideError, type JobContext, type JobHandler } from '../jobs/jobQueue.ts';
 import { runPipeline, type PipelineResult } from './documentPipeline.ts';
 import { withoutOcrLayers } from './ocrLayer.ts';
@@ -23,8 +23,6 @@ import type { OcrEngineInfo } from '../../shared/schemas/ocrEngine.ts';
 import type { PipelineLimits } from './limits.ts';
 import type { CharBox } from './textLayout.ts';
 
-/** States in which a document's processing has ended one way or the other. */
-const FINISHED: number[] = [DocumentStatus.DONE, DocumentStatus.COULD_NOT_BE_PROCESSED, 41];
 
 export const PROCESS_DOCUMENT = 'process-document';
 /** A processed document read again on request (POST documents/<id>/read-again/). */
@@ -100,7 +98,7 @@ export class DocumentProcessor implements DocumentPipelineHook {
       // A settled job may be a step (OCR before extraction): the document's status says whether it ended.
       const check = () =>
         void this.deps.repos.documents.findById(documentId).then((d) => {
-          if (!d || FINISHED.includes(d.status)) finish();
+          if (!d || processingEnded(d.status)) finish();
         });
       const onSettled = (id: number) => {
         if (id === documentId) check();
@@ -142,7 +140,7 @@ export class DocumentProcessor implements DocumentPipelineHook {
     const { repos, blobs } = this.deps;
     const id = ctx.payload.documentId;
     const doc = await repos.documents.findById(id);
-    if (!doc || FINISHED.includes(doc.status)) return;
+    if (!doc || processingEnded(doc.status)) return;
     const started = performance.now();
     await repos.documents.update(id, { status: DocumentStatus.OCR_IN_PROGRESS, status_reason: null });
     const project = await repos.projects.findById(doc.project_id);

@@ -128,7 +128,7 @@ export class AnnotationService {
   }
 
   /**
-   * For the extraction AI (a later part of Folio): a machine-made annotation that awaits feedback,
+   * For the extraction AI (main/ai/analysis.ts): a machine-made annotation that awaits feedback,
    * written inside the caller's transaction under the same annotation-set rules. Returns its id.
    */
   async createMachineAnnotation(r: Repos, input: MachineAnnotationInput): Promise<number> {

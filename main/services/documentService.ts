@@ -23,7 +23,7 @@ export interface UploadedFile {
 }
 
 /**
- * Where document processing (OCR, extraction: a later part of Folio) plugs in. `enqueue` runs inside
+ * Where document processing (OCR, categorization, extraction, splitting: main/pipeline) plugs in. `enqueue` runs inside
  * the upload's transaction so that the document and its jobs are written together.
  */
 export interface DocumentPipelineHook {

@@ -1,8 +1,8 @@
 // The import watcher (issue 12 item 8) on real temporary folders and a real server polling every 0.25 s:
 // a file is taken only once complete, lands as a document of the folder's project with its category and
 // its owner as uploader, and moves to done/; a refused file moves to failed/ with the reason beside it;
-// temporary, hidden and subfolder files stay; and a file uploaded but not moved when Folio stopped is not
-// uploaded again on the next start.
+// temporary, hidden and subfolder files stay; files wait while the folder's user is no member; and a file
+// uploaded but not moved when Folio stopped is not uploaded again on the next start.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -166,6 +166,34 @@ describe('a complete file', () => {
     fs.mkdirSync(x.dir);
     fs.writeFileSync(path.join(x.dir, 'back.pdf'), await pdfWithText('back again'));
     await waitFor('back.pdf in done/', () => ls(path.join(x.dir, 'done')).includes('back.pdf'));
+  });
+});
+
+describe("the folder's user", () => {
+  it('must stay a member: without them the files wait and the folder says why', async () => {
+    const helper = await s.userClient(`helper-${n}@test.local`);
+    const helperId = (await helper.get('/api/v3/auth/me/')).body.id;
+    expect((await owner.post(`/api/v3/projects/${x.project}/members/`, { email: `helper-${n}@test.local`, role: 'owner' })).status).toBe(201);
+    const dir = fs.realpathSync(tempDir('folio-inbox-'));
+    const made = await helper.post(`/api/v3/projects/${x.project}/import-folders/`, { path: dir });
+    expect(made.status, made.text).toBe(201);
+    expect((await owner.delete(`/api/v3/projects/${x.project}/members/${helperId}/`)).status).toBe(204);
+
+    fs.writeFileSync(path.join(dir, 'waiting.pdf'), await pdfWithText('waiting for a member'));
+    const folder = await waitFor('the error', async () => {
+      const f = (await owner.get(`/api/v3/projects/${x.project}/import-folders/${made.body.id}/`)).body;
+      return f.last_error ? f : undefined;
+    });
+    expect(folder.last_error).toMatch(/^helper-\d+@test\.local, who added this folder, is no longer a member of the project/);
+    for (let i = 0; i < 2; i++) await s.core.imports.nextScan();
+    expect(ls(dir)).toEqual(['waiting.pdf']);
+    expect(await documentsOf(owner, x.project)).toEqual([]);
+
+    // Back in the project, the file is imported as them.
+    expect((await owner.post(`/api/v3/projects/${x.project}/members/`, { email: `helper-${n}@test.local` })).status).toBe(201);
+    await waitFor('waiting.pdf in done/', () => ls(path.join(dir, 'done')).includes('waiting.pdf'));
+    const [doc] = await documentsOf(owner, x.project);
+    expect((await s.core.repos.documents.findById(doc.id))!.created_by).toBe(helperId);
   });
 });
 

@@ -218,9 +218,10 @@ export function glyphBoxes(img: GrayImage): GlyphBox[] {
 
 /** The median height (px) of the letter-like blobs: on printed text between the x-height and the capital
  * height (receipts print mostly capitals and digits). Undefined when too few are found to tell. */
-export function medianGlyphHeight(glyphs: GlyphBox[]): number | undefined {
+export function medianGlyphHeight(glyphs: GlyphBox[], sideways = false): number | undefined {
   if (glyphs.length < 20) return undefined;
-  const hs = glyphs.map((g) => g.y1 - g.y0).sort((a, b) => a - b);
+  // On a page turned by 90 or 270 degrees the letters' height runs along the image's x axis.
+  const hs = glyphs.map((g) => (sideways ? g.x1 - g.x0 : g.y1 - g.y0)).sort((a, b) => a - b);
   return hs[hs.length >> 1];
 }
 

@@ -92,7 +92,6 @@ export function orientationBand(width: number, height: number, glyphs: GlyphBox[
 
 export async function readPage(session: OcrSession, page: PageToRead, options: PreprocessOptions): Promise<PageReading> {
   const size = pngSize(page.png);
-  let png = page.png;
   let [width, height] = size ? [size.width, size.height] : [Math.round((page.widthPt * page.dpi) / 72), Math.round((page.heightPt * page.dpi) / 72)];
   let passes = 0;
   // The page as rendered and its letter-like blobs, found when needed (upscaling, the orientation check).
@@ -104,60 +103,76 @@ export async function readPage(session: OcrSession, page: PageToRead, options: P
     return (glyphs ??= glyphBoxes(gray));
   };
 
-  // Orientation first, on the page as rendered (not enlarged: cheaper, and enough to tell the turn).
-  let osd: OsdResult | undefined;
-  let turn: 0 | 90 | 180 | 270 = 0;
-  if (options.orientation) {
-    osd = await session.detectOrientation(page.png, page.dpi);
-    if (osd && osd.confidence >= OSD_SURE) turn = osd.turn;
-    else {
-      // OSD is unsure (on receipts it nearly always is, and its guess is often wrong): one band of the page
-      // is read in each turn (the same pixels each time, about a quarter of the page), and the engine's own
-      // confidence decides. Upright needs no margin, a turn does.
-      const band = orientationBand(width, height, await blobs());
-      const scores = new Map<number, number>();
-      const order = [0, ...(osd && osd.turn !== 0 ? [osd.turn] : []), 180, 90, 270].filter((t, i, a) => a.indexOf(t) === i) as (0 | 90 | 180 | 270)[];
-      for (const t of order) {
-        passes += 0.25;
-        const blocks = await session.recognize(await cropImage(page.png, band, t), { dpi: page.dpi, psm: ORIENTATION_PSM });
-        const text = toPageText(blocks, { sx: 1, sy: 1, heightPt: 0 });
-        scores.set(t, readSideways(blocks) ? 0 : readingScore(text));
-        // A band that reads well upright settles it: clean pages OSD was unsure about cost a quarter pass.
-        if (t === 0 && readsWell(text) && !readSideways(blocks)) break;
-      }
-      let best = (scores.get(0) ?? 0) * TURN_MARGIN;
-      for (const [t, v] of scores) if (t !== 0 && v > best && v >= MIN_TURN_SCORE) [turn, best] = [t as 0 | 90 | 180 | 270, v];
-    }
-  }
-
-  let scale = 1;
-  if (options.normalize || options.binarize || options.upscale) {
+  // Preprocessing, for the page read upright or upside down, or for it read sideways: the enlargement
+  // follows the letters' height, which on a sideways page runs along the image's width.
+  const prepared = new Map<boolean, Promise<{ png: Uint8Array; scale: number; width: number; height: number }>>();
+  const prepare = (sideways: boolean) => {
+    let p = prepared.get(sideways);
+    if (!p) prepared.set(sideways, (p = preprocessed(sideways)));
+    return p;
+  };
+  const preprocessed = async (sideways: boolean) => {
+    let scale = 1;
+    if (!(options.normalize || options.binarize || options.upscale)) return { png: page.png, scale, width, height };
     if (options.upscale) {
       // Small print is enlarged before the pass (no pass is spent finding out): the letters' median height,
       // from the ink's blobs, is brought to TARGET_GLYPH_HEIGHT.
-      const h = medianGlyphHeight(await blobs());
+      const h = medianGlyphHeight(await blobs(), sideways);
       if (h !== undefined && h < TARGET_GLYPH_HEIGHT / UPSCALE_FROM) {
         scale = Math.min(MAX_UPSCALE, TARGET_GLYPH_HEIGHT / h, Math.sqrt(MAX_UPSCALED_PIXELS / (width * height)));
         if (scale <= 1.05) scale = 1;
       }
     }
-    let img = gray ?? (await decodeGray(png));
-    [width, height] = [img.width, img.height];
-    if (scale !== 1) {
-      img = await scaleGray(img, scale);
-      [width, height] = [img.width, img.height];
-    }
+    let img = gray ?? (await decodeGray(page.png));
+    if (scale !== 1) img = await scaleGray(img, scale);
     if (options.normalize) img = await normalizeBackground(img);
     if (options.binarize) img = binarize(img);
-    if (options.normalize || options.binarize || scale !== 1) png = await encodeGray(img);
-  }
+    const png = options.normalize || options.binarize || scale !== 1 ? await encodeGray(img) : page.png;
+    return { png, scale, width: img.width, height: img.height };
+  };
+  // The page as rendered (the orientation checks look at it as it is).
+  const rendered = size ?? { width, height };
 
-  const sideways = turn === 90 || turn === 270;
-  const [w, h] = sideways ? [height, width] : [width, height];
-  const [uw, uh] = sideways ? [page.heightPt, page.widthPt] : [page.widthPt, page.heightPt];
-  passes += 1;
-  const blocks = await session.recognize(await turnImage(png, turn), { dpi: page.dpi * scale, psm: options.psm });
-  // Points per pixel of the image read: scaling and turning change the pixels, never the page's points.
-  const text = toPageText(blocks, { sx: uw / w, sy: uh / h, heightPt: uh });
-  return { text, rotation: turn, osd, passes, scale };
+  const read = async (turn: 0 | 90 | 180 | 270) => {
+    const sideways = turn === 90 || turn === 270;
+    const { png, scale, width: readWidth, height: readHeight } = await prepare(sideways);
+    passes += 1;
+    const blocks = await session.recognize(await turnImage(png, turn), { dpi: page.dpi * scale, psm: options.psm });
+    const [w, h] = sideways ? [readHeight, readWidth] : [readWidth, readHeight];
+    const [uw, uh] = sideways ? [page.heightPt, page.widthPt] : [page.widthPt, page.heightPt];
+    // Points per pixel of the image read: scaling and turning change the pixels, never the page's points.
+    return { blocks, scale, text: toPageText(blocks, { sx: uw / w, sy: uh / h, heightPt: uh }) };
+  };
+
+  // The page as it comes first: most pages are upright, and one that reads well upright (confident words,
+  // lines left to right) is not questioned, so it costs one pass and no orientation detection.
+  const upright = await read(0);
+  if (!options.orientation || (readsWell(upright.text) && !readSideways(upright.blocks))) return { text: upright.text, rotation: 0, passes, scale: upright.scale };
+
+  // Orientation on the page as rendered (not enlarged: cheaper, and enough to tell the turn).
+  let osd: OsdResult | undefined;
+  let turn: 0 | 90 | 180 | 270 = 0;
+  osd = await session.detectOrientation(page.png, page.dpi);
+  if (osd && osd.confidence >= OSD_SURE) turn = osd.turn;
+  else {
+    // OSD is unsure (on receipts it nearly always is, and its guess is often wrong): one band of the page
+    // is read in each turn (the same pixels each time, about a quarter of the page), and the engine's own
+    // confidence decides. Upright needs no margin, a turn does.
+    const band = orientationBand(rendered.width, rendered.height, await blobs());
+    const scores = new Map<number, number>();
+    const order = [0, ...(osd && osd.turn !== 0 ? [osd.turn] : []), 180, 90, 270].filter((t, i, a) => a.indexOf(t) === i) as (0 | 90 | 180 | 270)[];
+    for (const t of order) {
+      passes += 0.25;
+      const blocks = await session.recognize(await cropImage(page.png, band, t), { dpi: page.dpi, psm: ORIENTATION_PSM });
+      const text = toPageText(blocks, { sx: 1, sy: 1, heightPt: 0 });
+      scores.set(t, readSideways(blocks) ? 0 : readingScore(text));
+      // A band that reads well upright settles it: clean pages OSD was unsure about cost a quarter pass.
+      if (t === 0 && readsWell(text) && !readSideways(blocks)) break;
+    }
+    let best = (scores.get(0) ?? 0) * TURN_MARGIN;
+    for (const [t, v] of scores) if (t !== 0 && v > best && v >= MIN_TURN_SCORE) [turn, best] = [t as 0 | 90 | 180 | 270, v];
+  }
+  if (turn === 0) return { text: upright.text, rotation: 0, osd, passes, scale: upright.scale };
+  const turned = await read(turn);
+  return { text: turned.text, rotation: turn, osd, passes, scale: turned.scale };
 }

@@ -20,7 +20,7 @@ import { checkUpload } from './pipeline/uploadCheck.ts';
 import { enqueue } from './jobs/jobQueue.ts';
 import { eventJobHandlers, NOTIFY_ASSIGNEE, SEND_CALLBACK } from './events/eventJobs.ts';
 import { loadSmtpSettings, Mailer } from './events/mailer.ts';
-import { documentOut } from './http/routes/documents.ts';
+import { documentOut } from './mappers/documents.ts';
 import { JobRunner } from './jobs/jobQueue.ts';
 import { onTrainingFailed, trainingHandlers } from './ai/trainingJob.ts';
 import { TRAINERS } from './ai/trainers/index.ts';

@@ -7,6 +7,9 @@ import type { Core } from '../core.ts';
 import type { UploadedFile } from '../services/documentService.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
 
+/** The authenticated caller as the services take it; route files name it so, not by its store row. */
+export type Caller = UserRow;
+
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface ListDoc {

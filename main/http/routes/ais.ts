@@ -5,41 +5,12 @@ import type { z } from 'zod';
 import { route, type Ctx, type RouteSpec } from '../route.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import { AiModel, AiPatch, AiPut, AiUpload, ExtractionAiCreate, ProjectAiCreate } from '../../../shared/schemas/ais.ts';
-import type { AiKind, AiModelRow } from '../../store/schema.ts';
 import type { AiScope } from '../../services/aiModelService.ts';
-import { bool, isoOut } from '../dto.ts';
-import { sendFile } from './documents.ts';
+import { aiModelOut } from '../../mappers/ais.ts';
+import { sendFile } from '../sendFile.ts';
 
-const parseJson = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
-
-export function aiModelOut(ai: AiModelRow): z.infer<typeof AiModel> {
-  const training = parseJson(ai.training);
-  return {
-    id: ai.id,
-    kind: ai.kind,
-    project: ai.project_id,
-    project_id: ai.project_id,
-    category: ai.category_id,
-    name: ai.name,
-    description: ai.description,
-    status: ai.status,
-    progress: ai.progress,
-    stage: ai.stage,
-    error: ai.error,
-    active: bool(ai.active),
-    origin: ai.origin,
-    evaluation: parseJson(ai.evaluation) as z.infer<typeof AiModel>['evaluation'],
-    training,
-    training_seconds: typeof training?.seconds === 'number' ? training.seconds : null,
-    file_url: ai.model_blob ? `/aimodel/file/${ai.id}/` : null,
-    model_size: ai.model_size,
-    created_by: ai.created_by,
-    created_at: isoOut(ai.created_at),
-    updated_at: isoOut(ai.updated_at),
-    started_at: isoOut(ai.started_at),
-    finished_at: isoOut(ai.finished_at),
-  };
-}
+/** extraction, categorization or splitting, as the API names the kinds. */
+type AiKind = z.infer<typeof AiModel>['kind'];
 
 interface Collection {
   kind: AiKind;

@@ -1,21 +1,10 @@
 // Authentication endpoints (spec 5, compat.md) and the admin's user management.
-import { z } from 'zod';
 import { pageOfList } from '../../../shared/listParams.ts';
-import { route, type RouteSpec } from '../route.ts';
+import { route, type Caller, type RouteSpec } from '../route.ts';
 import { LoginRequest, TokenResponse, User, UserCreate } from '../../../shared/schemas/accounts.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import { PermissionError, ValidationError } from '../../domain/errors.ts';
-import type { UserRow } from '../../store/schema.ts';
-import { isoOut } from '../dto.ts';
-
-export const userOut = (u: UserRow): z.infer<typeof User> => ({
-  id: u.id,
-  username: u.email,
-  email: u.email,
-  name: u.name,
-  is_admin: u.is_admin === 1,
-  created_at: isoOut(u.created_at),
-});
+import { userOut } from '../../mappers/users.ts';
 
 const login = (path: string) =>
   route({
@@ -36,7 +25,7 @@ const login = (path: string) =>
     },
   });
 
-function requireAdmin(user: UserRow) {
+function requireAdmin(user: Caller) {
   if (user.is_admin !== 1) throw new PermissionError('Only an administrator can manage users.');
 }
 

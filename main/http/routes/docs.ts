@@ -6,9 +6,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Core } from '../../core.ts';
 import { AuthenticationError, NotFoundError } from '../../domain/errors.ts';
-import type { UserRow } from '../../store/schema.ts';
 import { openApiDocument } from '../openapi.ts';
-import { route, type RouteSpec } from '../route.ts';
+import { route, type Caller, type RouteSpec } from '../route.ts';
 
 const OpenApiDocument = z
   .looseObject({
@@ -85,7 +84,7 @@ const ASSETS = new Set(['swagger-ui.css', 'index.css', 'swagger-ui-bundle.js', '
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 /** The caller, or undefined when credentials are missing or wrong (both answer with the Basic challenge). */
-async function caller(core: Core, req: Request): Promise<UserRow | undefined> {
+async function caller(core: Core, req: Request): Promise<Caller | undefined> {
   const token = typeof req.query.token === 'string' ? req.query.token : undefined;
   try {
     return await core.services.auth.authenticate(req.get('authorization'), token, req.method, req.ip);

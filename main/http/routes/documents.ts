@@ -1,62 +1,13 @@
 // Documents (spec 2.5, compat.md): multipart upload (v3 and v2), list, detail with the annotation
 // tree (public documents answer without authentication), PATCH/PUT/DELETE, and the file downloads.
-import path from 'node:path';
-import { z } from 'zod';
-import { RESPONDED, route, type Ctx, type RouteSpec } from '../route.ts';
+import { route, type Ctx, type RouteSpec } from '../route.ts';
+import { sendFile } from '../sendFile.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import {
   DocumentDetail, DocumentDetailV2, DocumentListItem, DocumentListItemV2, DocumentPatch, DocumentPut, DocumentUpload,
 } from '../../../shared/schemas/documents.ts';
-import type { DocumentListRow } from '../../store/repositories/documentRepository.ts';
 import type { DocumentDetailView } from '../../services/documentService.ts';
-import { labelingAvailable, statusPair } from '../../domain/documentStatus.ts';
-import { bool, isoOut } from '../dto.ts';
-import { annotationSetsOut } from './annotations.ts';
-import { documentOcrEngine, pageOut } from './geometry.ts';
-import type { ProposedDocument } from '../../ai/analysis.ts';
-
-export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentListItem> {
-  return {
-    id: d.id,
-    project: d.project_id,
-    number_of_pages: d.number_of_pages,
-    data_file_name: d.data_file_name,
-    content_hash: d.blob_key,
-    file_url: `/doc/show/${d.id}/`,
-    original_file_url: `/doc/show-original/${d.id}/`,
-    thumbnail_url: d.thumbnail_page_id === null ? null : `/page/show-thumbnail/${d.thumbnail_page_id}/`,
-    callback_url: d.callback_url,
-    category: d.category_id,
-    category_confidence: d.category_confidence,
-    category_is_revised: bool(d.category_is_revised),
-    dataset_status: d.dataset_status,
-    status: statusPair(d.status),
-    status_data: d.status,
-    status_reason: d.status_reason,
-    labeling_available: labelingAvailable(d.status),
-    is_reviewed: bool(d.is_reviewed),
-    is_public: bool(d.is_public),
-    proposed_split: d.proposed_split === null ? null : (JSON.parse(d.proposed_split) as ProposedDocument[]),
-    extraction_ai: d.extraction_ai_id,
-    document_set: d.document_set_id,
-    assignee: d.assignee_email,
-    created_by: d.created_by,
-    created_at: isoOut(d.created_at),
-    updated_at: isoOut(d.updated_at),
-    ocr_time: d.ocr_time,
-    extraction_time: d.extraction_time,
-    processing_time: d.processing_time,
-  };
-}
-
-export const documentOut = (v: DocumentDetailView): z.infer<typeof DocumentDetail> => ({
-  ...documentListOut(v.doc),
-  text: v.doc.text,
-  pages: v.pages.map(pageOut),
-  ocr_engine: documentOcrEngine(v.pages),
-  duplicate_of: v.duplicates,
-  annotation_sets: annotationSetsOut(v.tree),
-});
+import { documentListOut, documentOut, documentV2Out as v2 } from '../../mappers/documents.ts';
 
 const base = '/api/v3/documents/';
 const v2Base = '/api/v2/docs/';
@@ -78,19 +29,10 @@ const documentList = {
   ordering: ['id', 'created_at', 'updated_at', 'data_file_name', 'status_data', 'dataset_status', 'number_of_pages', 'is_reviewed', 'category', 'assignee'],
 };
 
-/** Version 2 names the category `category_template` as well. */
-const v2 = <T extends { category: number | null }>(d: T) => ({ ...d, category_template: d.category });
-
 async function upload(ctx: Ctx<DocumentUpload>): Promise<DocumentDetailView> {
   const { documents } = ctx.core.services;
   const doc = await documents.upload(ctx.user, ctx.body, ctx.file);
   return documents.detail(ctx.user, doc.id);
-}
-
-/** Sends a stored file under its document's name, typed by that name's extension. */
-export function sendFile(ctx: Ctx<unknown>, file: { path: string; name: string }): Promise<typeof RESPONDED> {
-  ctx.res.type(path.extname(file.name) || 'application/octet-stream');
-  return new Promise((resolve, reject) => ctx.res.download(file.path, file.name, (err) => (err ? reject(err) : resolve(RESPONDED))));
 }
 
 export const documentRoutes: RouteSpec[] = [

@@ -4,34 +4,7 @@ import { pageOfList } from '../../../shared/listParams.ts';
 import { route, RESPONDED, type RouteSpec } from '../route.ts';
 import { BboxResponse, PageDetail, PageOut, RectsRequest, SearchRequest, SpansResponse } from '../../../shared/schemas/geometry.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
-import type { PageSummary } from '../../store/repositories/pageRepository.ts';
-import { bool } from '../dto.ts';
-
-export const pageOut = (p: PageSummary) => {
-  const image = p.image_blob ? `/page/show-image/${p.id}/` : null;
-  return {
-    id: p.id,
-    document: p.document_id,
-    number: p.number,
-    original_size: [p.width_pt, p.height_pt] as [number, number],
-    size: p.image_width && p.image_height ? ([p.image_width, p.image_height] as [number, number]) : null,
-    rotation: p.rotation,
-    ocr: bool(p.ocr),
-    image_url: image,
-    page_image: image,
-    thumbnail_url: p.thumbnail_blob ? `/page/show-thumbnail/${p.id}/` : null,
-    ocr_engine: p.ocr_engine,
-    ocr_engine_version: p.ocr_engine_version,
-    orientation: p.ocr_turn === null ? null : { turned: p.ocr_turn, confidence: p.ocr_osd_confidence },
-  };
-};
-
-/** Which engine read a document, from its pages: "native tesseract 5.3.0"; several joined by commas
- * (a document read partly by one, partly by another); null when no page was OCR'd. */
-export const documentOcrEngine = (pages: readonly PageSummary[]): string | null => {
-  const names = [...new Set(pages.filter((p) => p.ocr_engine !== null).map((p) => `${p.ocr_engine} ${p.ocr_engine_version ?? ''}`.trim()))];
-  return names.length ? names.join(', ') : null;
-};
+import { pageDetailOut, pageOut } from '../../mappers/geometry.ts';
 
 const doc = '/api/v3/documents/:id';
 
@@ -104,7 +77,7 @@ export const geometryRoutes: RouteSpec[] = [
     response: PageDetail,
     async handler(ctx) {
       const { page, words } = await ctx.core.services.geometry.page(ctx.maybeUser, ctx.id(), ctx.id('number'));
-      return { ...pageOut(page), entities: words };
+      return pageDetailOut(page, words);
     },
   }),
   pageImageRoute('image'),

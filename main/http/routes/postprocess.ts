@@ -4,8 +4,9 @@ import { route, type RouteSpec } from '../route.ts';
 import { DocumentSet, PostprocessRequest } from '../../../shared/schemas/postprocess.ts';
 import { DocumentDetail } from '../../../shared/schemas/documents.ts';
 import { z } from 'zod';
-import { documentListOut, documentOut, sendFile } from './documents.ts';
-import { isoOut } from '../dto.ts';
+import { documentListOut, documentOut } from '../../mappers/documents.ts';
+import { documentSetOut } from '../../mappers/postprocess.ts';
+import { sendFile } from '../sendFile.ts';
 
 export const postprocessRoutes: RouteSpec[] = [
   route({
@@ -36,15 +37,7 @@ export const postprocessRoutes: RouteSpec[] = [
     async handler(ctx) {
       const { set, documents } = await ctx.core.services.postprocess.documentSet(ctx.user, ctx.id());
       const expand = String(ctx.query.expand ?? '').split(',').includes('documents');
-      return {
-        id: set.id,
-        project: set.project_id,
-        original_file_name: set.original_file_name,
-        original_file_url: `/api/v3/document-sets/${set.id}/original/`,
-        original_number_of_pages: set.original_number_of_pages,
-        created_at: isoOut(set.created_at),
-        documents: expand ? await Promise.all(documents.map(async (id) => documentListOut(await ctx.core.services.documents.get(ctx.user, id)))) : documents,
-      };
+      return documentSetOut(set, expand ? await Promise.all(documents.map(async (id) => documentListOut(await ctx.core.services.documents.get(ctx.user, id)))) : documents);
     },
   }),
   route({

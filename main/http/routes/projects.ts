@@ -5,22 +5,8 @@ import { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
 import { Member, MemberAdd, MemberPatch } from '../../../shared/schemas/accounts.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
-import type { ProjectRow } from '../../store/schema.ts';
-import type { MemberRow } from '../../store/repositories/projectRepository.ts';
-import { isoOut } from '../dto.ts';
+import { memberOut, projectOut } from '../../mappers/projects.ts';
 import { DEFAULT_OCR_LANGUAGES } from '../../pipeline/languages.ts';
-
-export const projectOut = (p: ProjectRow) => ({
-  id: p.id,
-  name: p.name,
-  created_by: p.created_by,
-  ocr_languages: JSON.parse(p.ocr_languages) as string[],
-  splitting_enabled: p.splitting_enabled === 1,
-  created_at: isoOut(p.created_at),
-  updated_at: isoOut(p.updated_at),
-});
-
-const memberOut = (m: MemberRow) => ({ id: m.user_id, email: m.email, name: m.name, role: m.role, created_at: isoOut(m.created_at) });
 
 const base = '/api/v3/projects/';
 

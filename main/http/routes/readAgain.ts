@@ -2,8 +2,8 @@
 import { route, type RouteSpec } from '../route.ts';
 import { ReadAgainRequest, ReadRegionRequest, ReadRegionResponse } from '../../../shared/schemas/readAgain.ts';
 import { DocumentDetail } from '../../../shared/schemas/documents.ts';
-import { documentOut } from './documents.ts';
-import { annotationOut } from './annotations.ts';
+import { documentOut } from '../../mappers/documents.ts';
+import { readRegionOut } from '../../mappers/readAgain.ts';
 
 export const readAgainRoutes: RouteSpec[] = [
   route({
@@ -40,13 +40,7 @@ export const readAgainRoutes: RouteSpec[] = [
     status: 200,
     async handler(ctx) {
       const result = await ctx.core.services.readAgain.readRegion(ctx.user, ctx.id(), ctx.body);
-      return {
-        found: result.found,
-        text: result.text,
-        span: result.spans.map(({ line_index, ...s }) => ({ ...s, line_index })),
-        annotation: result.annotation ? annotationOut(result.annotation.row, result.annotation.refs) : null,
-        dpi: result.dpi,
-      };
+      return readRegionOut(result);
     },
   }),
 ];

@@ -1,82 +1,13 @@
-// Categories, labels and label sets (spec 2.2-2.4), each with list, detail, POST, PUT, PATCH, DELETE,
-// and the row -> JSON mappers that other responses (document detail) embed.
+// Categories, labels and label sets (spec 2.2-2.4), each with list, detail, POST, PUT, PATCH, DELETE.
 import type { z } from 'zod';
-import { route, type Ctx, type ListDoc, type RouteSpec } from '../route.ts';
+import { route, type Caller, type Ctx, type ListDoc, type RouteSpec } from '../route.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import {
-  Category, CategoryCreate, CategoryPatch, Label, LabelCreate, LabelPatch, LabelSet, LabelSetCreate, LabelSetPatch, type LabelDataType,
+  Category, CategoryCreate, CategoryPatch, Label, LabelCreate, LabelPatch, LabelSet, LabelSetCreate, LabelSetPatch,
 } from '../../../shared/schemas/taxonomy.ts';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
-import type { UserRow } from '../../store/schema.ts';
 import type { Services } from '../../services/index.ts';
-import type { CategoryView } from '../../store/repositories/categoryRepository.ts';
-import type { LabelView } from '../../store/repositories/labelRepository.ts';
-import type { LabelSetView } from '../../store/repositories/labelSetRepository.ts';
-import { bool, isoOut } from '../dto.ts';
-
-/**
- * The name a client uses as an attribute (the service's SDK reads `category.<api_name>`): the name with
- * every run of other characters than letters, digits and "_" made one "_", and "_" before a leading digit.
- */
-export function apiName(name: string): string {
-  const cleaned = name.normalize('NFC').replace(/[^\p{L}\p{N}_]+/gu, '_').replace(/^_+|_+$/g, '');
-  return /^\p{N}/u.test(cleaned) ? `_${cleaned}` : cleaned || '_';
-}
-
-export const categoryOut = (c: CategoryView) => ({
-  id: c.id,
-  name: c.name,
-  project: c.project_id,
-  label_sets: c.label_set_ids,
-  labels: c.label_ids,
-  schema: c.schema.map((s) => ({
-    id: s.id,
-    name: s.name,
-    api_name: apiName(s.name),
-    has_multiple_annotation_sets: s.has_multiple_sections,
-    has_multiple_sections: s.has_multiple_sections,
-    labels: s.labels.map((l) => ({
-      id: l.id,
-      name: l.name,
-      api_name: apiName(l.name),
-      data_type: l.data_type as LabelDataType,
-      // Folio's AI keeps one value per label and annotation set: never several top candidates.
-      has_multiple_top_candidates: false,
-      threshold: l.threshold,
-    })),
-  })),
-  created_at: isoOut(c.created_at),
-  updated_at: isoOut(c.updated_at),
-});
-
-export const labelOut = (l: LabelView) => ({
-  id: l.id,
-  name: l.name,
-  text: l.name,
-  project: l.project_id,
-  data_type: l.data_type,
-  get_data_type_display: l.data_type,
-  categories: l.category_ids,
-  label_sets: l.label_set_ids,
-  templates: l.label_set_ids,
-  description: l.description,
-  threshold: l.threshold,
-  created_at: isoOut(l.created_at),
-  updated_at: isoOut(l.updated_at),
-});
-
-export const labelSetOut = (s: LabelSetView) => ({
-  id: s.id,
-  name: s.name,
-  project: s.project_id,
-  categories: s.category_ids,
-  labels: s.label_ids,
-  has_multiple_sections: bool(s.has_multiple_sections),
-  has_multiple_annotation_sets: bool(s.has_multiple_sections),
-  is_default: bool(s.is_default),
-  created_at: isoOut(s.created_at),
-  updated_at: isoOut(s.updated_at),
-});
+import { categoryOut, labelOut, labelSetOut } from '../../mappers/taxonomy.ts';
 
 type Taxonomy = Services['taxonomy'];
 
@@ -91,11 +22,11 @@ interface Collection<V, C extends z.ZodType, P extends z.ZodType> {
   response: z.ZodType;
   out: (v: V) => unknown;
   ops: {
-    list(t: Taxonomy, user: UserRow, params: ListParams): Promise<Page<V>>;
-    get(t: Taxonomy, user: UserRow, id: number): Promise<V>;
-    create(t: Taxonomy, user: UserRow, body: z.infer<C>): Promise<V>;
-    update(t: Taxonomy, user: UserRow, id: number, body: z.infer<P>, replace: boolean): Promise<V>;
-    remove(t: Taxonomy, user: UserRow, id: number): Promise<void>;
+    list(t: Taxonomy, user: Caller, params: ListParams): Promise<Page<V>>;
+    get(t: Taxonomy, user: Caller, id: number): Promise<V>;
+    create(t: Taxonomy, user: Caller, body: z.infer<C>): Promise<V>;
+    update(t: Taxonomy, user: Caller, id: number, body: z.infer<P>, replace: boolean): Promise<V>;
+    remove(t: Taxonomy, user: Caller, id: number): Promise<void>;
   };
 }
 

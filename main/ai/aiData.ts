@@ -3,7 +3,7 @@
 // engines (main/ai/extraction, categorization, splitting) never see the database; this is the bridge.
 import type { Repos } from '../store/repositories/index.ts';
 import type { DocumentRow } from '../store/schema.ts';
-import type { CharBox } from '../pipeline/textLayout.ts';
+import type { CharBox } from '../domain/geometry.ts';
 import type { ExtractionDocument, ExtractionSchema, TrainingAnnotation, TrainingDocument } from './extraction/types.ts';
 import { DocumentStatus } from '../domain/documentStatus.ts';
 import { fillsLabel } from '../domain/reviewRules.ts';

@@ -1,6 +1,20 @@
 // Pure geometry over a document's text and character boxes: characters inside rectangles, spans per
 // line, search hits as spans, and the words of a page. Offsets count code points (as the API does).
-import type { CharBox } from '../pipeline/textLayout.ts';
+
+/** A character box as the API serves it (compat.md "Coordinates"): made by the
+ * pipeline's text layout, stored per page, read by the services and the AI engines. */
+export interface CharBox {
+  offset: number;
+  text: string;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  top: number;
+  bottom: number;
+  page_index: number;
+  line_index: number;
+}
 
 export interface Rect {
   page_index: number;

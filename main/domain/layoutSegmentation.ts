@@ -29,7 +29,7 @@
 //    times the page's median line height (median over characters), or the page's topmost element, with
 //    nothing beside it and more text below, when it is one short line (<= 60 characters, not ending in
 //    . , ; :) not smaller than the median. text: every other block. figure: the image regions as given.
-import type { CharBox } from '../pipeline/textLayout.ts';
+import type { CharBox } from './geometry.ts';
 
 export type SegmentLabel = 'text' | 'title' | 'list' | 'table' | 'figure';
 

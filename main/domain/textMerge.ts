@@ -6,7 +6,8 @@
 // text lands where reading order puts it. Kept characters keep their lines (each stored line gets one
 // shared baseline) and their columns (the page's old padding unit), so the rest of the page reads as
 // before. Characters of the old reading inside the region give way to the new reading.
-import { layoutText, pageColumnUnit, type CharBox, type LayoutInputChar } from '../pipeline/textLayout.ts';
+import { layoutText, pageColumnUnit, type LayoutInputChar } from '../pipeline/textLayout.ts';
+import type { CharBox } from './geometry.ts';
 import { spansFromChars, type Rect, type Span } from './geometry.ts';
 
 /** A span as the merge sees it: where it is and which characters it covered (end exclusive). */

@@ -21,7 +21,7 @@ import { OcrPool } from './ocr/ocrPool.ts';
 import { engineSetting, knownEngines } from './ocr/engine.ts';
 import type { OcrEngineInfo } from '../../shared/schemas/ocrEngine.ts';
 import type { PipelineLimits } from './limits.ts';
-import type { CharBox } from './textLayout.ts';
+import type { CharBox } from '../domain/geometry.ts';
 
 
 export const PROCESS_DOCUMENT = 'process-document';

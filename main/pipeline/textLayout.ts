@@ -1,6 +1,7 @@
 // Turns positioned page characters into the document text and character boxes the API serves:
 // characters grouped into lines, lines ordered top to bottom, words spaced, pages joined by form feeds.
 // Pure: the same characters always give the same text, offsets and line indexes.
+import type { CharBox } from '../domain/geometry.ts';
 
 /** A positioned character as extraction (pdf.js or OCR) delivers it, PDF points, origin bottom left. */
 export interface LayoutInputChar {
@@ -22,20 +23,6 @@ export interface LayoutInputPage {
   /** The padding column width to use instead of the one these characters give: a page laid out again
    * with a few characters more keeps the columns (and so the text) of its other words. */
   columnUnit?: number;
-}
-
-/** A character box as the API serves it (compat.md "Coordinates"). */
-export interface CharBox {
-  offset: number;
-  text: string;
-  x0: number;
-  x1: number;
-  y0: number;
-  y1: number;
-  top: number;
-  bottom: number;
-  page_index: number;
-  line_index: number;
 }
 
 export interface TextLayout {

@@ -6,7 +6,7 @@ import type { PageSummary } from '../store/repositories/pageRepository.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { DocumentService } from './documentService.ts';
 import { charsInRects, pageWords, searchSpans, spansFromChars, type Rect, type Span } from '../domain/geometry.ts';
-import type { CharBox } from '../pipeline/textLayout.ts';
+import type { CharBox } from '../domain/geometry.ts';
 import { AuthenticationError, NotFoundError, ValidationError } from '../domain/errors.ts';
 
 export class GeometryService {

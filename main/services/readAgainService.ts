@@ -16,7 +16,7 @@ import { readRegion } from '../pipeline/regionOcr.ts';
 import { mergeRegionText, spansInBox } from '../domain/textMerge.ts';
 import { spansFromChars, type Span } from '../domain/geometry.ts';
 import { enqueueAnalysis } from '../ai/analysis.ts';
-import type { CharBox } from '../pipeline/textLayout.ts';
+import type { CharBox } from '../domain/geometry.ts';
 
 /** What the processor lends: its OCR pool, and the job that reads a whole document again. */
 export interface ReadAgainHook {

@@ -4,7 +4,7 @@ import type { Repos } from '../store/repositories/index.ts';
 import type { UserRow } from '../store/schema.ts';
 import type { PageSummary } from '../store/repositories/pageRepository.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
-import type { CharBox } from '../pipeline/textLayout.ts';
+import type { CharBox } from '../domain/geometry.ts';
 import type { DocumentService } from './documentService.ts';
 import type { ProjectService } from './projectService.ts';
 import { segmentPage, textBoxes, type PageFrame, type SegmentElement } from '../domain/layoutSegmentation.ts';

@@ -1,6 +1,6 @@
 // The compact stored form of a page's character boxes: one JSON array of tuples per page instead of a
 // row per character (a 300-page document has hundreds of thousands of characters).
-import type { CharBox } from '../pipeline/textLayout.ts';
+import type { CharBox } from '../domain/geometry.ts';
 
 type Tuple = [offset: number, text: string, x0: number, x1: number, y0: number, y1: number, lineIndex: number];
 

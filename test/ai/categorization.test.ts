@@ -19,7 +19,7 @@ import {
   type LabelledDocument,
 } from '../../main/ai/categorization/index.ts';
 import { random } from '../../main/ai/extraction/forest.ts';
-import type { CharBox } from '../../main/pipeline/textLayout.ts';
+import type { CharBox } from '../../main/domain/geometry.ts';
 import { loadDatasetDocuments, loadPayslipCategories } from '../fixtures/payslipDataset.ts';
 
 const PAYSLIP = 63;

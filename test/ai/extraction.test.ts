@@ -12,7 +12,7 @@ import { tokenize } from '../../main/ai/extraction/tokens.ts';
 import { labelDocuments } from '../../main/ai/extraction/trainingData.ts';
 import { trainInWorker } from '../../main/ai/extraction/trainInWorker.ts';
 import type { ExtractionDocument, PredictedAnnotation } from '../../main/ai/extraction/types.ts';
-import type { CharBox } from '../../main/pipeline/textLayout.ts';
+import type { CharBox } from '../../main/domain/geometry.ts';
 import { loadDatasetDocuments, loadPayslipCategories } from '../fixtures/payslipDataset.ts';
 import { INVOICE_SCHEMA, LABELS, SETS, syntheticInvoices, TEST_POOL, TRAINING_POOL } from '../fixtures/syntheticInvoices.ts';
 

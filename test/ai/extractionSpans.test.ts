@@ -11,7 +11,7 @@ import { tokenize } from '../../main/ai/extraction/tokens.ts';
 import type { ClassInfo } from '../../main/ai/extraction/trainingData.ts';
 import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, TrainingAnnotation, TrainingDocument } from '../../main/ai/extraction/types.ts';
 import { random } from '../../main/ai/extraction/forest.ts';
-import type { CharBox } from '../../main/pipeline/textLayout.ts';
+import type { CharBox } from '../../main/domain/geometry.ts';
 
 /** Lines of [x in points, text] pieces; characters 6 pt apart, lines 14 pt apart from the top. */
 function layoutDocument(id: string, lines: [number, string][][]): ExtractionDocument {

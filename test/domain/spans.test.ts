@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { machineSpans, samePlace, samePosition, spanColumns, toStoredSpans, type SpanInput } from '../../main/domain/spans.ts';
 import { textInRects } from '../../main/domain/geometry.ts';
 import type { ValidationError } from '../../main/domain/errors.ts';
-import type { CharBox } from '../../main/pipeline/textLayout.ts';
+import type { CharBox } from '../../main/domain/geometry.ts';
 
 const box = (x0: number, extra: Partial<SpanInput> = {}): SpanInput => ({ page_index: 0, x0, x1: x0 + 10, y0: 100, y1: 112, ...extra });
 

@@ -2,7 +2,7 @@
 // categories, label sets and labels, documents uploaded as PDFs drawn from their recorded characters, and
 // the dataset's reviewed annotations placed at the offsets of FOLIO's text (matched by character box).
 import { spansFromChars } from '../../main/domain/geometry.ts';
-import type { CharBox } from '../../main/pipeline/textLayout.ts';
+import type { CharBox } from '../../main/domain/geometry.ts';
 import { loadDatasetDocuments, loadPayslipCategories, type DatasetCategory, type DatasetDocument } from '../fixtures/payslipDataset.ts';
 import { buildPayslipPdf, loadPayslipDocument } from '../fixtures/payslipPdf.ts';
 import { upload } from './documentFixtures.ts';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spansFromChars } from '../../main/domain/geometry.ts';
-import type { CharBox } from '../../main/pipeline/textLayout.ts';
+import type { CharBox } from '../../main/domain/geometry.ts';
 import type { ExtractionDocument } from '../../main/ai/extraction/types.ts';
 import { repoRoot } from './processes.ts';
 import { upload } from './documentFixtures.ts';

@@ -3,7 +3,8 @@
 // what the dataset recorded.
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractPdfText } from '../../main/pipeline/pdfText.ts';
-import { layoutText, type CharBox } from '../../main/pipeline/textLayout.ts';
+import { layoutText } from '../../main/pipeline/textLayout.ts';
+import type { CharBox } from '../../main/domain/geometry.ts';
 import { buildPayslipPdf, listPayslipDocumentIds, loadPayslipDocument, type RecordedChar } from '../fixtures/payslipPdf.ts';
 
 /** Box tolerance in points. The dataset records 2 decimals (some float noise beyond); pdf.js keeps text

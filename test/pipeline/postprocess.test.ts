@@ -12,7 +12,7 @@ import { tessdataDir } from '../../main/pipeline/languages.ts';
 import { DEFAULT_LIMITS } from '../../main/pipeline/limits.ts';
 import { OcrPool } from '../../main/pipeline/ocr/ocrPool.ts';
 import { composePdf, InvalidPageSelection } from '../../main/pipeline/postprocess.ts';
-import type { CharBox } from '../../main/pipeline/textLayout.ts';
+import type { CharBox } from '../../main/domain/geometry.ts';
 import { scanImage } from '../fixtures/imageSamples.ts';
 import { scannedPdf } from '../fixtures/pdfSamples.ts';
 import { decodeImage, pixelAt, type Pixels } from '../fixtures/pixels.ts';

@@ -20,7 +20,8 @@ import type { DocumentView } from '../../main/store/repositories/documentReposit
 import type { DocumentUpload } from '../../shared/schemas/documents.ts';
 import type { ListParams } from '../../shared/listParams.ts';
 import type { ProjectRole } from '../../main/store/repositories/projectRepository.ts';
-import { layoutText, type CharBox, type LayoutInputChar } from '../../main/pipeline/textLayout.ts';
+import { layoutText, type LayoutInputChar } from '../../main/pipeline/textLayout.ts';
+import type { CharBox } from '../../main/domain/geometry.ts';
 import { DocumentStatus } from '../../main/domain/documentStatus.ts';
 
 export const PASSWORD = 'service-password-1';

@@ -3,7 +3,7 @@
 // numbers become their shape ("08.08.2019" -> "#00.00.0000"), and where character boxes exist, layout adds
 // terms of its own: the words at the top of the first page (letterheads, titles), large print, and the page
 // count. Pure.
-import type { CharBox } from '../../pipeline/textLayout.ts';
+import type { CharBox } from '../../domain/geometry.ts';
 import type { CategorizationDocument } from './types.ts';
 
 const FOLDS: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss' };

@@ -1,6 +1,6 @@
 // The categorization AI's library interface: what training, prediction and evaluation take and give. No
 // database here: the caller (the category AI service) loads a project's documents and categories into these.
-import type { CharBox } from '../../pipeline/textLayout.ts';
+import type { CharBox } from '../../domain/geometry.ts';
 import type { PageSize } from '../extraction/types.ts';
 
 export interface CategorizationDocument {

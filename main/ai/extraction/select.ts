@@ -1,7 +1,7 @@
 // From token probabilities to annotations: tokens of one class join into annotations, thresholds and
 // per-label selection apply, and line items are grouped into one annotation set per row. Pure.
 import { spansFromChars } from '../../domain/geometry.ts';
-import type { CharBox } from '../../pipeline/textLayout.ts';
+import type { CharBox } from '../../domain/geometry.ts';
 import type { ForestModel } from './forest.ts';
 import type { ExtractionModel } from './model.ts';
 import { scoreCandidates, spanCandidates, spanContext, type SpanCandidate } from './spans.ts';

@@ -1,7 +1,7 @@
 // Splits a document's text into tokens with boxes: the units the extraction model classifies. Words are
 // runs of non-space characters, cut further where a value is glued to its decoration ("13,90€", "2x",
 // "A=19,00", "Curry4260100870422"), so that an annotation starts and ends on token edges. Pure.
-import type { CharBox } from '../../pipeline/textLayout.ts';
+import type { CharBox } from '../../domain/geometry.ts';
 import type { ExtractionDocument, PageSize } from './types.ts';
 
 export interface Token {

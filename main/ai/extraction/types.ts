@@ -1,6 +1,6 @@
 // The extraction AI's library interface: what training and prediction take and give. No database here:
 // the caller (the extraction AI service) loads documents, labels and label sets into these shapes.
-import type { CharBox } from '../../pipeline/textLayout.ts';
+import type { CharBox } from '../../domain/geometry.ts';
 import type { Span } from '../../domain/geometry.ts';
 
 export interface PageSize {

@@ -1,6 +1,6 @@
 // The splitting AI's library interface: pages in, page indexes where documents start out. No database
 // here: the caller (the splitting AI service) loads documents' pages into these shapes.
-import type { CharBox } from '../../pipeline/textLayout.ts';
+import type { CharBox } from '../../domain/geometry.ts';
 import type { ForestModel } from '../extraction/forest.ts';
 import type { LabelScore } from '../extraction/types.ts';
 

@@ -2,7 +2,7 @@
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
 import type { PageRow } from '../schema.ts';
-import type { CharBox } from '../../pipeline/textLayout.ts';
+import type { CharBox } from '../../domain/geometry.ts';
 import { decodeChars, encodeChars } from '../pageChars.ts';
 
 export type PageSummary = Omit<PageRow, 'chars'>;

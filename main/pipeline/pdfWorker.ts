@@ -1,40 +1,16 @@
 // Worker thread for pdf.js's heavy work, so that the main thread (and every API answer) never waits on a
 // PDF: rasterizes pages (pageRender.ts), reads their text layers (pdfTextGeometry.ts) and checks uploads
-// (pdfProbe.ts). Started and fed by pdfWorkerPool.ts, through pdfWorker.mjs.
+// (pdfProbe.ts). Started and fed by pdfWorkerPool.ts, through pdfWorker.mjs; the messages are in
+// pdfWorkerProtocol.ts.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { lowerThisWorkerThread } from './backgroundPriority.ts';
 import { openPdfjsDocument } from './pdfjsDocument.ts';
-import { renderPage, type RenderedPage, type RenderSettings } from './pageRender.ts';
+import { renderPage } from './pageRender.ts';
 import { openForText, readPageText } from './pdfTextGeometry.ts';
-import { packPageText, type PackedPageText } from './packedText.ts';
-import { probePdf, rewritePdf, type PdfProbe, type PdfRewrite } from './pdfProbe.ts';
-
-/** What a document is opened for: rendering with these settings, or its text (images are skipped). */
-export type OpenAs = { purpose: 'render'; settings: RenderSettings } | { purpose: 'text' };
-
-/** Messages to a worker; each is answered by a PdfReply with the same id, in order. `render` and `text`
- * read a page of the document opened last; `probe` and `rewrite` stand alone. */
-export type PdfRequest =
-  | { id: number; type: 'open'; pdf: Uint8Array; as: OpenAs }
-  | { id: number; type: 'render'; number: number }
-  | { id: number; type: 'text'; number: number }
-  | { id: number; type: 'close' }
-  | { id: number; type: 'probe'; pdf: Uint8Array }
-  | { id: number; type: 'rewrite'; pdf: Uint8Array };
-
-/** What each request answers with (`open`: the page count). */
-export interface PdfResults {
-  open: number;
-  render: RenderedPage;
-  text: PackedPageText;
-  close: null;
-  probe: PdfProbe;
-  rewrite: PdfRewrite;
-}
-
-/** A failure keeps the error's name: callers tell pdf.js's InvalidPDFException or PasswordException by it. */
-export type PdfReply = { id: number; ok: true; result: PdfResults[keyof PdfResults] } | { id: number; ok: false; name: string; message: string };
+import { packPageText } from './packedText.ts';
+import { probePdf, rewritePdf } from './pdfProbe.ts';
+import { PDF_WORKER_ROLE, type OpenAs, type PdfReply, type PdfRequest, type PdfResults, type PdfWorkerData } from './pdfWorkerProtocol.ts';
 
 /** A worker serves one document at a time (open, pages…, close) and is then reused for the next. */
 function serve(port: MessagePort): void {
@@ -99,8 +75,8 @@ function movable(result: PdfResults[keyof PdfResults]): ArrayBuffer[] {
   return owns ? [view.buffer as ArrayBuffer] : [];
 }
 
-// Only as a PDF worker (started by pdfWorkerPool.ts through pdfWorker.mjs); importing the types is inert.
-if (parentPort && (workerData as { role?: string } | null)?.role === 'folio-pdf') {
+// Only as a PDF worker (started by pdfWorkerPool.ts through pdfWorker.mjs); importing this module elsewhere is inert.
+if (parentPort && (workerData as Partial<PdfWorkerData> | null)?.role === PDF_WORKER_ROLE) {
   lowerThisWorkerThread();
   serve(parentPort);
 }

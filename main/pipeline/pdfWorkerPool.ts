@@ -1,10 +1,10 @@
-// The PDF worker threads (pdfWorker.ts): rendering, text extraction and the upload check all run pdf.js
+// The PDF worker threads (pdfWorker.ts, messages in pdfWorkerProtocol.ts): rendering, text extraction and the upload check all run pdf.js
 // there, never on the main thread, so API answers never wait for a PDF. Workers stay warm between
 // documents (one started for the upload check serves the text and the pictures next); a document's pages
 // are spread over several workers and streamed back in order, with a bounded look-ahead.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { OpenAs, PdfReply, PdfRequest, PdfResults } from './pdfWorker.ts';
+import { PDF_WORKER_ROLE, type OpenAs, type PdfReply, type PdfRequest, type PdfResults, type PdfWorkerData } from './pdfWorkerProtocol.ts';
 import { workerEntry } from '../paths.ts';
 import { unpackPageText } from './packedText.ts';
 import type { PdfPageText } from './pdfText.ts';
@@ -224,7 +224,7 @@ type RequestBody<K extends PdfRequest['type']> = Omit<Extract<PdfRequest, { type
 
 /** One worker thread; requests are answered in order, each by id. */
 export class PdfWorker {
-  private readonly thread = new Worker(WORKER_URL, { workerData: { role: 'folio-pdf' } });
+  private readonly thread = new Worker(WORKER_URL, { workerData: { role: PDF_WORKER_ROLE } satisfies PdfWorkerData });
   private readonly pending = new Map<number, { resolve: (result: unknown) => void; reject: (err: Error) => void }>();
   private nextId = 1;
   private failure: Error | undefined;

@@ -1,7 +1,8 @@
-// The PDF worker threads (pdfWorker.ts, messages in pdfWorkerProtocol.ts): rendering, text extraction and the upload check all run pdf.js
-// there, never on the main thread, so API answers never wait for a PDF. Workers stay warm between
-// documents (one started for the upload check serves the text and the pictures next); a document's pages
-// are spread over several workers and streamed back in order, with a bounded look-ahead.
+// The PDF worker threads (pdfWorker.ts; the messages are in pdfWorkerProtocol.ts): rendering, text
+// extraction and the upload check all run pdf.js there, never on the main thread, so API answers never
+// wait for a PDF. Workers stay warm between documents (one started for the upload check serves the text
+// and the pictures next); a document's pages are spread over several workers and streamed back in order,
+// with a bounded look-ahead.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { PDF_WORKER_ROLE, type OpenAs, type PdfReply, type PdfRequest, type PdfResults, type PdfWorkerData } from './pdfWorkerProtocol.ts';

@@ -1,43 +1,28 @@
-// The durable job queue: jobs are rows enqueued in the transaction of the data they belong to, run by
-// a JobRunner, retried with backoff, and resumed after a crash. Four verbs (send = `enqueue`,
-// work = `JobRunner`, complete = `completeWith` or returning, fail = throwing) so that a distributed
-// queue can stand in for it in server mode.
-//
-// THE HANDLER CONTRACT (read before writing a handler):
-// - A job may run more than once. A crash, SIGKILL or power cut between a handler's start and the
-//   commit of its last write runs it again from the start on the next start-up. So a handler is
-//   idempotent: what it writes is keyed by document and page (or replaces what is there), so that a
-//   second run yields the same rows, never a second copy.
-// - The usual shape: do the slow work first (OCR, rendering: nothing written), then write every result
-//   AND mark the job done in ONE transaction with `ctx.completeWith(repos => ...)`. A crash before that
-//   commit redoes the work; after it the job is done and never runs again. Jobs enqueued inside
-//   completeWith (the next step) commit with it. Keep that callback to database writes: the SQLite
-//   connection is held for its duration.
-// - A handler with many steps commits each step keyed (a page row per page) and skips steps already
-//   stored, calling `await ctx.heartbeat()` between them: a safe point that throws when the runner
-//   stops (the job goes back to the queue, the attempt not counted) or when the job is gone (its
-//   document was deleted). Pass `ctx.signal` to whatever can be cancelled.
-// - Throwing fails the attempt: a retry after exponential backoff with jitter, up to max_attempts
-//   starts; then the job is 'failed' and `onFailed` runs in the transaction that marks it so. Throw a
-//   `PermanentJobError` for a failure no retry can cure (a damaged file): the job fails at once.
-// - A start cut short by the process's death (kill -9, power cut, a closed laptop) does not count as an
-//   attempt: that is not the job's fault. The heartbeats tell how far it got; a job interrupted
-//   MAX_INTERRUPTIONS times in a row at the same heartbeat (MAX_EARLY_INTERRUPTIONS before its first) is
-//   taken to be what kills the process, and is failed with a `JobSetAsideError` instead of being started
-//   again. So call heartbeat() early and between steps: it is how far a job got.
+// The durable job queue on SQLite, the first implementation of JobQueue (queue.ts: the five verbs, the
+// handler contract and what an implementation keeps): jobs are rows enqueued in the transaction of the
+// data they belong to, run by a JobRunner, retried with backoff, and resumed after a crash. Beside the
+// interface it keeps its own names for its tests: send = `enqueue`, a worker = `JobRunner`.
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Repos } from '../store/repositories/index.ts';
-import type { JobRepository } from '../store/repositories/jobRepository.ts';
 import type { JobRow } from '../store/schema.ts';
+import {
+  JobSetAsideError,
+  PermanentJobError,
+  type JobContext,
+  type JobHandler,
+  type JobOutcome,
+  type JobQueue,
+  type JobRepos,
+  type JobRequest,
+  type JobWorker,
+  type UnitOfWorkOf,
+  type WorkerOptions,
+} from './queue.ts';
 
-/** What the queue needs of the repositories: the app's Repos, or a test's extension of them. */
-export interface JobRepos {
-  jobs: JobRepository;
-}
-/** A unit of work over repositories of type R (main/store/repositories: UnitOfWork for Repos). */
-export type UnitOfWorkOf<R> = <T>(fn: (repos: R) => Promise<T>) => Promise<T>;
+export { JobSetAsideError, PermanentJobError };
+export type { JobContext, JobHandler, JobRepos, UnitOfWorkOf };
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 /** Deaths of the process in a row at the same safe point of one job that set the job aside. */
@@ -50,21 +35,7 @@ export const MAX_INTERRUPTIONS = 3;
  */
 export const MAX_EARLY_INTERRUPTIONS = 8;
 
-/** Thrown by a handler: retrying cannot help (the job fails at once, with this message). */
-export class PermanentJobError extends Error {}
-
-/** Why a job that kept bringing the process down was given up: onFailed receives it. */
-export class JobSetAsideError extends Error {}
-
-export interface EnqueueOptions {
-  kind: string;
-  documentId?: number | null;
-  /** Anything JSON can carry; handed to the handler parsed. */
-  payload?: unknown;
-  /** A job with this key exists already (in any state): enqueue changes nothing and returns it. */
-  dedupeKey?: string;
-  maxAttempts?: number;
-}
+export type EnqueueOptions = JobRequest;
 
 /** Wakes this process's runners when a job is enqueued, instead of waiting for their next poll. */
 const enqueued = new EventEmitter().setMaxListeners(0);
@@ -111,18 +82,6 @@ export class JobLostError extends Error {
   }
 }
 
-export interface JobContext<P = any, R extends JobRepos = Repos> {
-  job: JobRow;
-  payload: P;
-  /** Aborted when the runner stops: stop at the next safe point by throwing. */
-  signal: AbortSignal;
-  /** A safe point between steps: records that the job is alive; throws when stopping or when the job is gone. */
-  heartbeat(): Promise<void>;
-  /** Runs `write` and marks the job done in one transaction (see the contract above). Call it last. */
-  completeWith<T>(write: (repos: R) => Promise<T>): Promise<T>;
-}
-export type JobHandler<P = any, R extends JobRepos = Repos> = (ctx: JobContext<P, R>) => Promise<void>;
-
 export interface JobRunnerOptions<R extends JobRepos = Repos> {
   /** Repositories outside any transaction (claims, state changes), and the unit of work over them. */
   repos: R;
@@ -136,8 +95,8 @@ export interface JobRunnerOptions<R extends JobRepos = Repos> {
   backoff?: BackoffOptions;
   /** After the last attempt failed, in the transaction that marks the job 'failed'. */
   onFailed?: (job: JobRow, error: unknown, repos: R) => Promise<void>;
-  /** Once a job ended, done or failed (after commit). */
-  onSettled?: (job: JobRow, outcome: 'done' | 'failed') => void;
+  /** Once a job ended, done or failed (after commit); more listeners with settled(). */
+  onSettled?: (job: JobRow, outcome: JobOutcome) => void;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -149,7 +108,7 @@ const liveOwners = new Set<string>();
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export class JobRunner<R extends JobRepos = Repos> {
+export class JobRunner<R extends JobRepos = Repos> implements JobWorker {
   /** Written to locked_by: which process (and runner in it) holds a running job. */
   readonly owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly kinds: string[];
@@ -158,6 +117,7 @@ export class JobRunner<R extends JobRepos = Repos> {
   private readonly backoff: BackoffOptions;
   private readonly log: (message: string, error?: unknown) => void;
   private readonly running = new Map<number, Promise<void>>();
+  private readonly listeners: ((job: JobRow, outcome: JobOutcome) => void)[] = [];
   private readonly stopping = new AbortController();
   private phase: 'new' | 'started' | 'stopped' = 'new';
   private pumping: Promise<void> | undefined;
@@ -224,6 +184,10 @@ export class JobRunner<R extends JobRepos = Repos> {
     const drained = await Promise.race([all, timeout]);
     clearTimeout(timer);
     return drained;
+  }
+
+  settled(listener: (job: JobRow, outcome: JobOutcome) => void): void {
+    this.listeners.push(listener);
   }
 
   /** Starts a claim round now, or right after the one in progress. */
@@ -303,12 +267,12 @@ export class JobRunner<R extends JobRepos = Repos> {
       };
       await this.opts.handlers[job.kind](ctx);
       if (!completed && !(await repos.jobs.markDone(job.id, this.owner))) return;
-      this.settled(job, 'done');
+      this.announce(job, 'done');
     } catch (error) {
       if (error instanceof JobLostError) return;
       if (completed) {
         this.log(`Job ${job.id} (${job.kind}) threw after it completed; it stays done.`, error);
-        this.settled(job, 'done');
+        this.announce(job, 'done');
       } else if (signal.aborted) {
         await repos.jobs.release(job.id, this.owner);
       } else if (job.attempts >= job.max_attempts || error instanceof PermanentJobError) {
@@ -335,15 +299,30 @@ export class JobRunner<R extends JobRepos = Repos> {
       this.log(`onFailed of job ${job.id} (${job.kind}) threw; the job is marked failed without it.`, hookError);
       marked = await this.opts.repos.jobs.markFailed(job.id, owner, message);
     }
-    if (marked) this.settled(job, 'failed');
+    if (marked) this.announce(job, 'failed');
     return marked;
   }
 
-  private settled(job: JobRow, outcome: 'done' | 'failed'): void {
-    try {
-      this.opts.onSettled?.(job, outcome);
-    } catch (err) {
-      this.log(`onSettled of job ${job.id} threw.`, err);
+  private announce(job: JobRow, outcome: JobOutcome): void {
+    for (const listener of this.opts.onSettled ? [this.opts.onSettled, ...this.listeners] : this.listeners) {
+      try {
+        listener(job, outcome);
+      } catch (err) {
+        this.log(`onSettled of job ${job.id} threw.`, err);
+      }
     }
+  }
+}
+
+/** The SQLite JobQueue: `send` is enqueue, each `handle` a JobRunner over the same store. */
+export class SqliteJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
+  constructor(private readonly opts: Pick<JobRunnerOptions<R>, 'repos' | 'uow' | 'pollMs' | 'backoff' | 'log'>) {}
+
+  send(tx: R, job: JobRequest): Promise<JobRow> {
+    return enqueue(tx, job);
+  }
+
+  handle(handlers: Record<string, JobHandler<any, R>>, options: WorkerOptions<R> = {}): JobRunner<R> {
+    return new JobRunner<R>({ ...this.opts, ...options, log: options.log ?? this.opts.log, handlers });
   }
 }

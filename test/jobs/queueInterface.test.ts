@@ -1,0 +1,81 @@
+// The JobQueue interface (main/jobs/queue.ts) through its SQLite implementation, the way core.ts and the
+// services use it: send in the caller's transaction (gone with a rollback, once per dedupe key), a
+// worker from handle() that takes only its kinds, settled listeners, and stop.
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrateUp, openStore, type OpenedStore } from '../../main/store/db.ts';
+import { makeRepos, unitOfWork } from '../../main/store/repositories/index.ts';
+import { SqliteJobQueue } from '../../main/jobs/jobQueue.ts';
+import type { JobOutcome, JobQueue, JobWorker } from '../../main/jobs/queue.ts';
+import { tempDir } from '../helpers/testServer.ts';
+
+const stores: OpenedStore[] = [];
+const workers: JobWorker[] = [];
+afterEach(async () => {
+  for (const w of workers.splice(0)) await w.stop({ timeoutMs: 2_000 });
+  for (const s of stores.splice(0)) await s.close();
+});
+
+async function open() {
+  const store = openStore(path.join(tempDir('folio-queue-'), 'folio.db'));
+  stores.push(store);
+  await migrateUp(store.db);
+  const repos = makeRepos(store.db);
+  const uow = unitOfWork(store.db);
+  const queue: JobQueue = new SqliteJobQueue({ repos, uow, pollMs: 50, log: () => {} });
+  return { repos, uow, queue };
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+describe('JobQueue (SQLite)', () => {
+  it('sends in the caller transaction: a rollback leaves no job, a dedupe key gives the same job', async () => {
+    const { repos, uow, queue } = await open();
+    await expect(
+      uow(async (tx) => {
+        await queue.send(tx, { kind: 'mail', payload: { n: 1 }, dedupeKey: 'mail:1' });
+        throw new Error('the caller fails after sending');
+      }),
+    ).rejects.toThrow('the caller fails');
+    expect(await repos.jobs.countOpen()).toBe(0);
+
+    const first = await uow((tx) => queue.send(tx, { kind: 'mail', payload: { n: 1 }, dedupeKey: 'mail:1', maxAttempts: 2 }));
+    const again = await uow((tx) => queue.send(tx, { kind: 'mail', payload: { n: 2 }, dedupeKey: 'mail:1' }));
+    expect(again.id).toBe(first.id);
+    expect(first).toMatchObject({ kind: 'mail', state: 'queued', max_attempts: 2, payload: JSON.stringify({ n: 1 }) });
+  });
+
+  it('runs the kinds a worker handles, tells settled listeners, and leaves other kinds queued', async () => {
+    const { repos, uow, queue } = await open();
+    const seen: string[] = [];
+    const ended: [string, JobOutcome][] = [];
+    const worker = queue.handle({
+      ok: async ({ payload, completeWith }) => {
+        await completeWith(async () => void seen.push(payload.name));
+      },
+      broken: async () => {
+        throw new Error('never works');
+      },
+    });
+    workers.push(worker);
+    worker.settled((job, outcome) => ended.push([job.kind, outcome]));
+    const elsewhere = await uow(async (tx) => {
+      await queue.send(tx, { kind: 'ok', payload: { name: 'a' } });
+      await queue.send(tx, { kind: 'broken', maxAttempts: 1 });
+      return queue.send(tx, { kind: 'elsewhere' });
+    });
+    await worker.start();
+    await until('both handled kinds to end', () => ended.length === 2);
+    expect(seen).toEqual(['a']);
+    expect(ended.sort()).toEqual([['broken', 'failed'], ['ok', 'done']]);
+    expect((await repos.jobs.findById(elsewhere.id))?.state).toBe('queued');
+    expect(await worker.stop()).toBe(true);
+  });
+});

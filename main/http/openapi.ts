@@ -13,7 +13,6 @@ import * as commonSchemas from '../../shared/schemas/common.ts';
 import * as documentSchemas from '../../shared/schemas/documents.ts';
 import * as projectSchemas from '../../shared/schemas/projects.ts';
 import * as taxonomySchemas from '../../shared/schemas/taxonomy.ts';
-import { allRoutes } from './routes/index.ts';
 import { successStatus, type RouteSpec } from './route.ts';
 
 type Json = Record<string, unknown>;
@@ -321,7 +320,7 @@ const ERROR_RESPONSES = {
   },
 };
 
-export function buildOpenApiDocument(routes: RouteSpec[] = allRoutes): Json {
+export function buildOpenApiDocument(routes: readonly RouteSpec[]): Json {
   const components = new Components();
   // The error responses refer to these two by name (see NAMED_SCHEMA_MODULES).
   components.schema(commonSchemas.Detail, 'output');
@@ -370,9 +369,15 @@ export function buildOpenApiDocument(routes: RouteSpec[] = allRoutes): Json {
   };
 }
 
-let cached: Json | undefined;
+const built = new WeakMap<readonly RouteSpec[], Json>();
 
-/** The document of this server's routes; built once, on first request (the routes never change while running). */
-export function openApiDocument(): Json {
-  return (cached ??= buildOpenApiDocument());
+/**
+ * The document of a server's routes (the caller passes them: allRoutes, which this module does not import,
+ * since the routes that serve the document are among them). Built once per list, on first request: the
+ * routes never change while running.
+ */
+export function openApiDocument(routes: readonly RouteSpec[]): Json {
+  let doc = built.get(routes);
+  if (!doc) built.set(routes, (doc = buildOpenApiDocument(routes)));
+  return doc;
 }

@@ -140,7 +140,7 @@ export function createHttpApp(core: Core, routes: RouteSpec[] = allRoutes): expr
   app.use(securityHeaders, hostCheck(core.config));
   const cache = new ResponseCache();
   for (const spec of routes) app[spec.method](spec.path, ...mount(core, spec, cache));
-  mountApiReference(app, core);
+  mountApiReference(app, core, routes);
 
   app.use(['/api', '/doc', '/page'], (req, _res, next) => next(noEndpoint(req.method, req.originalUrl.split('?')[0])));
   mountRenderer(app);

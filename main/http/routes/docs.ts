@@ -17,18 +17,23 @@ const OpenApiDocument = z
   })
   .describe('OpenAPI 3.1 document');
 
-const documentRoute = (p: string) =>
+const documentRoute = (p: string, routes: () => readonly RouteSpec[]) =>
   route({
     method: 'get',
     path: p,
     tag: 'docs',
     summary: 'This OpenAPI 3.1 description of the API',
     response: OpenApiDocument,
-    // The document is built on first use: it describes allRoutes, which this module is part of.
-    handler: () => openApiDocument(),
+    // The document is built on first use: the list it describes holds these routes too.
+    handler: () => openApiDocument(routes()),
   });
 
-export const docsRoutes: RouteSpec[] = [documentRoute('/api/v3/openapi.json'), documentRoute('/swagger.json')];
+/** The two routes that answer the OpenAPI document of `routes` (allRoutes, which includes them: so it is
+ * asked for when a request comes, not while the list is being built). */
+export const docsRoutes = (routes: () => readonly RouteSpec[]): RouteSpec[] => [
+  documentRoute('/api/v3/openapi.json', routes),
+  documentRoute('/swagger.json', routes),
+];
 
 // ---- Swagger UI ---------------------------------------------------------------------------------
 
@@ -99,9 +104,9 @@ async function caller(core: Core, req: Request): Promise<Caller | undefined> {
  * files. The static files are public: they are the stock Swagger UI and our initializer, with no
  * Folio data in them. Not route objects, so they stay out of the API description, and so that a
  * wrong password typed into the browser's prompt is asked again instead of ending in the API's
- * Token challenge.
+ * Token challenge. `routes` are the ones the document describes (the server's, allRoutes).
  */
-export function mountApiReference(app: Express, core: Core): void {
+export function mountApiReference(app: Express, core: Core, routes: readonly RouteSpec[]): void {
   app.get(['/swagger', '/swagger/index.html'], (req: Request, res: Response, next: NextFunction) => {
     caller(core, req)
       .then((user) => {
@@ -109,7 +114,7 @@ export function mountApiReference(app: Express, core: Core): void {
         if (!user) {
           res.status(401).set('WWW-Authenticate', REALM).json({ detail: 'Log in with your Folio account (email and password) to view the API reference.' });
         } else if (req.query.format === 'openapi') {
-          res.json(openApiDocument());
+          res.json(openApiDocument(routes));
         } else {
           res.type('html').send(PAGE);
         }

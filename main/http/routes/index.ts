@@ -23,7 +23,7 @@ export const allRoutes: RouteSpec[] = [
   ...annotationRoutes,
   ...taxonomyRoutes,
   ...eventRoutes,
-  ...docsRoutes,
+  ...docsRoutes(() => allRoutes),
   ...geometryRoutes,
   ...exportRoutes,
   ...segmentationRoutes,

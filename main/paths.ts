@@ -20,8 +20,8 @@ export const mainDist = compiled ? path.dirname(fileURLToPath(import.meta.url)) 
  */
 export const WORKER_ENTRIES = {
   pdfWorker: 'pipeline/pdfWorker.ts',
-  trainWorker: 'ai/extraction/trainWorker.ts',
-  paddleWorker: 'pipeline/ocr/paddle/worker.ts',
+  trainWorker: 'ai/extraction/train.worker.ts',
+  paddleWorker: 'pipeline/ocr/paddle/paddle.worker.ts',
 } as const;
 
 /** What `new Worker()` starts for a worker entry, compiled or from the sources. */

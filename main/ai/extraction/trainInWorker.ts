@@ -1,10 +1,10 @@
-// Trains an extraction model in a worker thread (trainWorker.ts) and hands back the model and its file.
+// Trains an extraction model in a worker thread (train.worker.ts) and hands back the model and its file.
 // Cancelling raises the worker's stop flag; a worker that does not stop in time is terminated.
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../paths.ts';
 import { NothingToLearn, TrainingCancelled, type ExtractionModel, type TrainOptions } from './model.ts';
 import { parseModel } from './serialize.ts';
-import { TRAIN_WORKER_ROLE, type TrainWorkerData, type TrainWorkerMessage } from './trainWorker.ts';
+import type { TrainWorkerData, TrainWorkerMessage } from './train.worker.ts';
 import type { ExtractionSchema, ProgressListener, TrainingDocument } from './types.ts';
 
 const WORKER_URL = workerEntry('trainWorker');
@@ -26,7 +26,7 @@ export function trainInWorker(documents: TrainingDocument[], schema: ExtractionS
   const { onProgress, signal, ...trainOptions } = options;
   if (signal?.aborted) return Promise.reject(new TrainingCancelled());
   const stop = new SharedArrayBuffer(4);
-  const data: TrainWorkerData = { role: TRAIN_WORKER_ROLE, documents, schema, options: trainOptions, stop };
+  const data: TrainWorkerData = { role: 'folio-extraction-train', documents, schema, options: trainOptions, stop };
   const worker = new Worker(WORKER_URL, { workerData: data });
   return new Promise<TrainedModel>((resolve, reject) => {
     let settled = false;

@@ -4,7 +4,7 @@
 // - `hybrid`: its detector finds the lines, tesseract (the native program, else tesseract.js) reads them,
 //   cut out and stacked into one strip image: tesseract's spaces and languages, Paddle's line finding.
 // Both tell a page's orientation with Paddle's detector (lines across or down the page) and direction
-// classifier (upright or upside down). The models run in a worker thread per pool slot (paddle/worker.ts).
+// classifier (upright or upside down). The models run in a worker thread per pool slot (paddle/paddle.worker.ts).
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../paths.ts';
 import { OcrError, deadline } from './errors.ts';
@@ -13,7 +13,7 @@ import type { TessBlock } from './ocrText.ts';
 import { mapStrip } from './paddle/blocks.ts';
 import { PADDLE_VERSION } from './paddle/models.ts';
 import type { ReaderOptions } from './paddle/reader.ts';
-import type { PaddleReply, PaddleRequest, PaddleWorkerData, StripResult } from './paddle/worker.ts';
+import type { PaddleReply, PaddleRequest, PaddleWorkerData, StripResult } from './paddle/paddle.worker.ts';
 
 const WORKER_URL = workerEntry('paddleWorker');
 /** Height of a line in the hybrid engine's strip: about 30 px letters, where tesseract's LSTM reads best. */

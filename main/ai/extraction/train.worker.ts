@@ -40,7 +40,7 @@ function run(port: MessagePort, data: TrainWorkerData): void {
   }
 }
 
-// Only as a training worker (started by trainInWorker.ts through trainWorker.mjs); importing the types is inert.
+// Only as a training worker (started by trainInWorker.ts through train.worker.mjs); importing the types is inert.
 if (parentPort && (workerData as { role?: string } | null)?.role === TRAIN_WORKER_ROLE) {
   lowerThisWorkerThread();
   run(parentPort, workerData as TrainWorkerData);

@@ -4,4 +4,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./trainWorker.ts');
+await import('./train.worker.ts');

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { lowerChildProcess } from '../backgroundPriority.ts';
 import { OcrError } from './errors.ts';
-import type { OcrEngine, OcrSession, OsdResult, RecognizeOptions } from './engine.ts';
+import type { OcrEngine, OcrSession, OsdResult, RecognizeOptions } from './engineTypes.ts';
 import { parseHocr } from './hocr.ts';
 
 export interface NativeProgram {

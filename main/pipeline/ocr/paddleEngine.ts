@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../paths.ts';
 import { OcrError, deadline } from './errors.ts';
-import type { OcrEngine, OcrSession, OsdResult, RecognizeOptions } from './engine.ts';
+import type { OcrEngine, OcrSession, OsdResult, RecognizeOptions } from './engineTypes.ts';
 import type { TessBlock } from './ocrText.ts';
 import { mapStrip } from './paddle/blocks.ts';
 import { PADDLE_VERSION } from './paddle/models.ts';

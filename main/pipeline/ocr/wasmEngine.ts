@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Tesseract from 'tesseract.js';
 import { OcrError, deadline } from './errors.ts';
-import type { OcrEngine, OcrSession, OsdResult, RecognizeOptions } from './engine.ts';
+import type { OcrEngine, OcrSession, OsdResult, RecognizeOptions } from './engineTypes.ts';
 import type { TessBlock } from './ocrText.ts';
 
 const require = createRequire(import.meta.url);

@@ -65,7 +65,15 @@ function ReviewView({ documentId }: { documentId: number }) {
   // What only the workspace knows (its search hits, finishing): it fills these in while it is shown.
   const workspaceKeys = useRef<WorkspaceKeys>({});
   const keyHandlers = useMemo(
-    () => ({ onDocument: (d: 1 | -1) => void goToDocument(d), onSearch: () => searchField.current?.focus(), workspace: workspaceKeys }),
+    // "/" selects the last query too, so that typing starts a new search instead of adding to the old one.
+    () => ({
+      onDocument: (d: 1 | -1) => void goToDocument(d),
+      onSearch: () => {
+        searchField.current?.focus();
+        searchField.current?.select();
+      },
+      workspace: workspaceKeys,
+    }),
     [goToDocument],
   );
   useReviewKeys(keyHandlers);

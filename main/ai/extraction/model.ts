@@ -2,26 +2,21 @@
 // (classes: each label within each label set, plus none) and predicts a document's annotations with it:
 // token probabilities, tokens joined into annotations, annotations selected and grouped into sets.
 import { DEFAULT_FOREST, predictForest, trainForest, type ForestModel, type ForestOptions } from './forest.ts';
-import { documentFeatures, learnFeatureConfig, type FeatureConfig } from './features.ts';
-import { DEFAULT_THRESHOLD, selectAnnotations, tokenRuns, type LabelSetLayout, type SelectOptions } from './select.ts';
+import { documentFeatures, learnFeatureConfig } from './features.ts';
+import { DEFAULT_THRESHOLD, selectAnnotations, tokenRuns, type LabelSetLayout, type SelectionModel, type SelectOptions } from './select.ts';
 import { spanCandidates, spanContext, spanFeatures, standings } from './spans.ts';
-import { classKey, labelDocuments, type ClassInfo, type LabelledDocument } from './trainingData.ts';
+import { classKey, labelDocuments, type LabelledDocument } from './trainingData.ts';
 import { tokenize } from './tokens.ts';
 import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, ProgressListener, TrainingDocument } from './types.ts';
 
 /** 2: the span forest (spans.ts) and ClassInfo.maxLines; version 1 files are refused (their features differ). */
 export const MODEL_VERSION = 2;
 
-export interface ExtractionModel {
+/** A trained model: what selection reads (schema, features, classes, label set layouts, the span forest:
+ * SelectionModel in select.ts) and the token forest with the training's figures. */
+export interface ExtractionModel extends SelectionModel {
   version: number;
-  schema: ExtractionSchema;
-  features: FeatureConfig;
-  /** classes[k - 1] is forest class k; class 0 is none. */
-  classes: ClassInfo[];
-  labelSetLayouts: LabelSetLayout[];
   forest: ForestModel;
-  /** Scores candidate values of the labels of non-repeating label sets (spans.ts); null when there are none. */
-  spans: ForestModel | null;
   training: { documents: number; tokens: number; annotatedTokens: number; seconds: number };
 }
 

@@ -2,17 +2,33 @@
 // per-label selection apply, and line items are grouped into one annotation set per row. Pure.
 import { spansFromChars } from '../../domain/geometry.ts';
 import type { CharBox } from '../../domain/geometry.ts';
+import type { FeatureConfig } from './features.ts';
 import type { ForestModel } from './forest.ts';
-import type { ExtractionModel } from './model.ts';
 import { scoreCandidates, spanCandidates, spanContext, type SpanCandidate } from './spans.ts';
 import type { Token, TokenizedDocument } from './tokens.ts';
 import { gapEm } from './tokens.ts';
-import type { ExtractionDocument, PredictedAnnotation } from './types.ts';
+import type { ClassInfo } from './trainingData.ts';
+import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation } from './types.ts';
 
 export interface LabelSetLayout {
   labelSetId: number;
   /** Its annotation sets span several lines in training (receipt items); else one set per row. */
   multiLine: boolean;
+}
+
+/**
+ * What selection reads of a trained model; model.ts's ExtractionModel is this and more. Written here, not
+ * taken from model.ts, because model.ts trains and predicts with this file's functions: each file needs
+ * the other's, not both each other's.
+ */
+export interface SelectionModel {
+  schema: ExtractionSchema;
+  features: FeatureConfig;
+  /** classes[k - 1] is forest class k; class 0 is none. */
+  classes: ClassInfo[];
+  labelSetLayouts: LabelSetLayout[];
+  /** Scores candidate values of the labels of non-repeating label sets (spans.ts); null when there are none. */
+  spans: ForestModel | null;
 }
 
 /** A label's threshold when neither the caller nor the model names one (labels.json5's default). */
@@ -46,7 +62,7 @@ export interface SelectOptions {
  * span forest (model version 2) the best of its candidates (spans.ts), else its most confident run.
  */
 export function selectAnnotations(
-  model: ExtractionModel,
+  model: SelectionModel,
   doc: ExtractionDocument,
   tokenized: TokenizedDocument,
   probabilities: Float64Array[],
@@ -113,7 +129,7 @@ interface Chosen {
  * stage's decision (a run of it reached the label's threshold): the span forest only learnt to rank the
  * candidates of documents that have the value, so its scores say which, not whether. */
 function chooseSpans(
-  model: ExtractionModel,
+  model: SelectionModel,
   forest: ForestModel,
   doc: ExtractionDocument,
   tokenized: TokenizedDocument,
@@ -154,7 +170,7 @@ function chooseSpans(
  * (weaker words inside a name join too).
  */
 export function tokenRuns(
-  model: Pick<ExtractionModel, 'schema' | 'classes'>,
+  model: Pick<SelectionModel, 'schema' | 'classes'>,
   tokenized: TokenizedDocument,
   probabilities: Float64Array[],
   thresholdOf: (cls: number) => number,
@@ -183,7 +199,7 @@ export function tokenRuns(
 
 /** A token that is most likely none joins a neighbouring annotation of a multi-token label when it reaches
  * that label's threshold: the words inside a name or an address are often weaker than its edges. */
-function growRuns(doc: TokenizedDocument, best: number[], probabilities: Float64Array[], model: Pick<ExtractionModel, 'classes'>, thresholdOf: (cls: number) => number): void {
+function growRuns(doc: TokenizedDocument, best: number[], probabilities: Float64Array[], model: Pick<SelectionModel, 'classes'>, thresholdOf: (cls: number) => number): void {
   const joins = (from: Token, to: Token, cls: number) => {
     const maxGap = model.classes[cls - 1].maxGapEm;
     const [a, b] = from.index < to.index ? [from, to] : [to, from];
@@ -203,7 +219,7 @@ function growRuns(doc: TokenizedDocument, best: number[], probabilities: Float64
 
 /** Neighbouring tokens of one class on a line join when their gap is one a training annotation had;
  * classes whose annotations span lines also join a run with the overlapping run on the next line. */
-function joinRuns(doc: TokenizedDocument, best: number[], probabilities: Float64Array[], model: Pick<ExtractionModel, 'classes'>): Run[] {
+function joinRuns(doc: TokenizedDocument, best: number[], probabilities: Float64Array[], model: Pick<SelectionModel, 'classes'>): Run[] {
   const runs: Run[] = [];
   let current: Run | null = null;
   for (const t of doc.tokens) {
@@ -244,7 +260,7 @@ function joinRuns(doc: TokenizedDocument, best: number[], probabilities: Float64
 }
 
 /** Annotation set numbers per label set: rows of a repeating set in reading order; 0 for the others. */
-function groupIntoSets(runs: Run[], model: ExtractionModel): Map<Run, number> {
+function groupIntoSets(runs: Run[], model: SelectionModel): Map<Run, number> {
   const index = new Map<Run, number>();
   const layouts = new Map(model.labelSetLayouts.map((l) => [l.labelSetId, l]));
   const repeating = new Set(model.schema.labelSets.filter((s) => s.hasMultipleSections).map((s) => s.id));

@@ -17,15 +17,12 @@ import { acquireInstanceLock, type InstanceLock } from './instanceLock.ts';
 import { DocumentProcessor } from './pipeline/processor.ts';
 import { pipelineLimits } from './pipeline/limits.ts';
 import { checkUpload } from './pipeline/uploadCheck.ts';
-import { enqueue } from './jobs/jobQueue.ts';
-import { eventJobHandlers, NOTIFY_ASSIGNEE, SEND_CALLBACK } from './events/eventJobs.ts';
+import { SqliteJobQueue } from './jobs/jobQueue.ts';
+import type { JobWorker } from './jobs/queue.ts';
+import { BackgroundJobs } from './jobs/registry.ts';
 import { loadSmtpSettings, Mailer } from './events/mailer.ts';
 import { documentOut } from './mappers/documents.ts';
-import { JobRunner } from './jobs/jobQueue.ts';
-import { onTrainingFailed, trainingHandlers } from './ai/trainingJob.ts';
 import { TRAINERS } from './ai/trainers/index.ts';
-import { analysisHandlers, ANALYZE_DOCUMENT, enqueueAnalysis } from './ai/analysis.ts';
-import { ModelFiles } from './ai/modelFiles.ts';
 import { callbackPolicy as makeCallbackPolicy } from './events/callbackTargets.ts';
 import { ensurePrivateDir, ensurePrivateFile, securePermissions } from './dataPermissions.ts';
 import { ImportWatcher } from './imports/importWatcher.ts';
@@ -40,9 +37,10 @@ export interface Core {
   /** Multer configured for uploads into the blob store's temporary folder. */
   upload: multer.Multer;
   lock?: InstanceLock;
-  processor: DocumentProcessor;
+  /** Document processing: stop() ends its worker (main/jobs/registry.ts), then the OCR workers. */
+  processor: Pick<DocumentProcessor, 'ocrEngineInfo'> & { stop(): Promise<void> };
   /** Runs AI trainings, apart from document processing so that neither waits for the other. */
-  training: JobRunner;
+  training: JobWorker;
   mailer: Mailer;
   /**
    * Polls the import folders (main/imports/importWatcher.ts). Not started by openCore: `folio serve` and
@@ -109,59 +107,33 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     const secret = loadSecret(config.dataDir);
     // Listening on loopback only, the uploaders are on this machine and their receivers are local scripts.
     const callbackPolicy = makeCallbackPolicy({ listensOnLoopback: isLoopback(config.host), allow: config.callbackAllow });
-    const services = makeServices({ repos, uow, blobs, secret, dataDir: config.dataDir, trainers: TRAINERS, loginLimits: config.loginLimits, callbackPolicy });
-    const mailer = new Mailer(repos.events, loadSmtpSettings(process.env));
+    const log = (message: string, error?: unknown) => console.error(`[folio] ${message}`, error ?? '');
+    // The queue first: services send their jobs through it; the handlers, which use the services, after them.
+    const queue = new SqliteJobQueue({ repos, uow, log });
+    const jobs = new BackgroundJobs(queue, repos, config.syncTimeoutMs);
     const limits = pipelineLimits();
-    let publicUrl = `http://${config.host}:${config.port}`;
-    const onProcessed = async (r: Repos, doc: { id: number; callback_url: string | null }) => {
-      if (doc.callback_url) await enqueue(r, { kind: SEND_CALLBACK, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `callback:${doc.id}` });
+    const pipeline = {
+      check: async (file: string) => void (await checkUpload(await fs.promises.readFile(file), limits)),
+      waitUntilProcessed: (id: number) => jobs.waitUntilProcessed(id),
     };
-    const processor = new DocumentProcessor({
-      repos,
-      uow,
-      blobs,
-      dataDir: config.dataDir,
-      limits,
-      syncTimeoutMs: config.syncTimeoutMs,
-      handlers: {
-        ...eventJobHandlers({
-          repos,
-          mailer,
-          documentJson: async (id) => documentOut(await services.documents.detailById(id)),
-          baseUrl: () => publicUrl,
-          callbackPolicy,
-        }),
-        ...analysisHandlers({ repos, annotations: services.annotations, models: new ModelFiles(blobs), onProcessed }),
+    const services = makeServices({ repos, uow, blobs, secret, queue, pipeline, dataDir: config.dataDir, trainers: TRAINERS, loginLimits: config.loginLimits, callbackPolicy });
+    const mailer = new Mailer(repos.events, loadSmtpSettings(process.env));
+    let publicUrl = `http://${config.host}:${config.port}`;
+    const processor = new DocumentProcessor({ repos, blobs, dataDir: config.dataDir, limits });
+    services.readAgain.attach({ ocr: () => processor.ocr() });
+    const documentJson = async (id: number) => documentOut(await services.documents.detailById(id));
+    const workers = jobs.register({ repos, uow, blobs, queue, services, processor, mailer, trainers: TRAINERS, callbackPolicy, documentJson, baseUrl: () => publicUrl }, log);
+    const training = workers.training;
+    const processing = {
+      async stop() {
+        await workers.documents.stop({ timeoutMs: 10_000 });
+        await processor.close();
       },
-      analysis: {
-        jobKind: ANALYZE_DOCUMENT,
-        // A split part's annotations came with its pages: they take the characters read there first.
-        enqueue: async (r, doc) => {
-          await services.readAgain.followNewText(r, doc);
-          return enqueueAnalysis(r, doc);
-        },
-      },
-      afterReadAgain: (r, doc) => services.readAgain.afterDocumentRead(r, doc),
-    });
-    services.readAgain.attach({ ocr: () => processor.ocr(), enqueue: (r, doc, langs) => processor.enqueueReadAgain(r, doc, langs) });
-    services.documents.attachPipeline({
-      check: async (file) => void (await checkUpload(await fs.promises.readFile(file), limits)),
-      async enqueue(r, doc) {
-        await processor.enqueue(r, doc);
-        if (doc.assignee_id !== null) await enqueue(r, { kind: NOTIFY_ASSIGNEE, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `notify:${doc.id}` });
-      },
-      waitUntilProcessed: (id) => processor.waitUntilProcessed(id),
-    });
-    const training = new JobRunner({
-      repos,
-      uow,
-      handlers: trainingHandlers({ repos, uow, blobs, trainers: TRAINERS, mailer, baseUrl: () => publicUrl }),
-      onFailed: onTrainingFailed,
-      log: (message, error) => console.error(`[folio] ${message}`, error ?? ''),
-    });
+      ocrEngineInfo: () => processor.ocrEngineInfo(),
+    };
     // Only the instance that owns the data folder runs jobs (CLI commands beside it do not).
     if (lock) {
-      await processor.start();
+      await workers.documents.start();
       await training.start();
     }
     const imports = new ImportWatcher({ repos, documents: services.documents, blobs, pollMs: config.importPollMs, maxUploadBytes: config.maxUploadBytes });
@@ -180,7 +152,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       services,
       upload,
       lock,
-      processor,
+      processor: processing,
       training,
       mailer,
       imports,
@@ -194,7 +166,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
         // First: an import under way finishes its upload, whose processing job the processor then keeps.
         await imports.stop();
         await training.stop({ timeoutMs: 10_000 });
-        await processor.stop();
+        await processing.stop();
         await mailer.close();
         await store.close();
         lock?.release();

@@ -6,9 +6,8 @@ import type { DocumentRow } from '../store/schema.ts';
 import type { CharBox } from '../domain/geometry.ts';
 import type { ExtractionDocument, ExtractionSchema, TrainingAnnotation, TrainingDocument } from './extraction/types.ts';
 import { DocumentStatus } from '../domain/documentStatus.ts';
-import { fillsLabel } from '../domain/reviewRules.ts';
+import { fillsLabel, reviewState } from '../domain/reviewRules.ts';
 import { parseSpans } from '../domain/spans.ts';
-import { stateOf } from '../services/annotationService.ts';
 import { DEFAULT_THRESHOLD } from './extraction/select.ts';
 
 /** The label sets of a category and their labels, with the data types the model is trained with. */
@@ -44,7 +43,8 @@ export async function trainingDocument(repos: Repos, doc: DocumentRow): Promise<
   const rows = await repos.annotations.annotationsOfDocument(doc.id);
   const annotations: TrainingAnnotation[] = [];
   for (const a of rows) {
-    const state = stateOf(a);
+    // The review state from the stored flags (as services/annotationService.ts's stateOf; ai/ imports no service).
+    const state = reviewState({ origin: a.origin, revised: a.revised === 1, isCorrect: a.is_correct === 1 });
     if (state === 'Feedback required' || a.start_offset === null || a.end_offset === null) continue;
     const spans = parseSpans(a.spans)
       .filter((s) => s.start_offset !== null && s.end_offset !== null)

@@ -3,12 +3,13 @@
 // splitting AI; a detected split stops here in status 41 with proposed_split), categorization (3/30: no
 // category given at upload), extraction (1/20: the category has an active extraction AI). It ends in
 // Done (2) and then sends the completion callback. Everything is written in one transaction with the
-// job's done mark, so a crash repeats the analysis and never half-writes annotations.
+// job's done mark, so a crash repeats the analysis and never half-writes annotations. Registered with
+// its worker in main/jobs/registry.ts.
 import type { Repos } from '../store/repositories/index.ts';
 import type { DocumentRow } from '../store/schema.ts';
-import type { AnnotationService } from '../services/annotationService.ts';
-import type { JobContext, JobHandler } from '../jobs/jobQueue.ts';
-import { enqueue } from '../jobs/jobQueue.ts';
+import type { JobContext, JobHandler, JobQueue } from '../jobs/queue.ts';
+import { ANALYZE_DOCUMENT, jobs } from '../jobs/kinds.ts';
+import type { SpanInput } from '../domain/spans.ts';
 import { DocumentStatus } from '../domain/documentStatus.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { extractionDocument } from './aiData.ts';
@@ -17,20 +18,29 @@ import { fallbackCategory, parseCategorizer, predictCategory, type Categorizatio
 import { documentPages, parseSplitter, proposeSplit } from './splitting/index.ts';
 import type { ModelFiles } from './modelFiles.ts';
 
-export const ANALYZE_DOCUMENT = 'analyze-document';
+/**
+ * The annotation rules machine annotations are written under (services/annotationService.ts, handed in:
+ * ai/ imports no service). Writes in the caller's transaction; returns the annotation's id.
+ */
+export interface MachineAnnotations {
+  createMachineAnnotation(
+    r: Repos,
+    input: { documentId: number; labelId: number; annotationSetId?: number; labelSetId?: number; spans: SpanInput[]; confidence: number | null; dataType?: string },
+  ): Promise<number>;
+}
 
 export interface AnalysisDeps {
   repos: Repos;
-  annotations: AnnotationService;
+  annotations: MachineAnnotations;
   models: ModelFiles;
   /** In the transaction that marks the document Done (the completion callback). */
   onProcessed?: (repos: Repos, doc: DocumentRow) => Promise<void>;
 }
 
-/** After OCR, in its transaction: queues the analysis and returns the status the document waits in. */
-export async function enqueueAnalysis(r: Repos, doc: DocumentRow, opts: { splitting?: boolean } = {}): Promise<number> {
-  // Keyed by the document and its state: a re-processed document is analysed again, a crashed job not twice.
-  await enqueue(r, { kind: ANALYZE_DOCUMENT, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `analyze:${doc.id}:${doc.updated_at}` });
+/** After OCR, in its transaction: sends the analysis job and returns the status the document waits in. */
+export async function enqueueAnalysis(queue: JobQueue, r: Repos, doc: DocumentRow, opts: { splitting?: boolean } = {}): Promise<number> {
+  // Keyed by the document and its state (kinds.ts): a re-processed document is analysed again, a crashed job not twice.
+  await queue.send(r, jobs.analyzeDocument(doc));
   return firstStep(r, doc, opts.splitting ?? true);
 }
 

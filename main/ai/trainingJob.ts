@@ -1,33 +1,29 @@
 // The `train-ai` job: trains the model of one AI record, evaluates it and the active model of the same
 // scope on the same test documents, stores the file, and makes the new model active only when it scores
 // better (or nothing is active yet). Progress is written to the record as it goes, so clients can poll.
-// Training runs in its own JobRunner (core.ts), so a long training never holds up document processing.
+// Training runs in its own worker (main/jobs/registry.ts), so a long training never holds up document
+// processing. The training is sent with its AI record (services/aiModelService.ts, jobs.trainAi).
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { AiKind, AiModelRow, JobRow } from '../store/schema.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
-import { enqueue, type JobContext, type JobHandler } from '../jobs/jobQueue.ts';
+import type { JobContext, JobHandler, JobQueue } from '../jobs/queue.ts';
+import { jobs, NOTIFY_TRAINED, TRAIN_AI } from '../jobs/kinds.ts';
 import { now } from '../store/db.ts';
 import { NothingToTrain, type AiEvaluation, type Trainer } from './trainers/types.ts';
 import { TrainingCancelled } from './extraction/index.ts';
 import type { Mailer } from '../events/mailer.ts';
 import { trainingCompleted } from '../events/messages.ts';
 
-export const TRAIN_AI = 'train-ai';
-export const NOTIFY_TRAINED = 'notify-trained';
-
 export interface TrainingJobDeps {
   repos: Repos;
   uow: UnitOfWork;
+  /** Sends the email job that tells the requester the training ended. */
+  queue: JobQueue;
   blobs: BlobStore;
   trainers: Partial<Record<AiKind, Trainer>>;
   mailer: Mailer;
   /** The address the links in emails point to. */
   baseUrl: () => string;
-}
-
-/** Called in the transaction of a new AI record: training starts once it commits. */
-export async function enqueueTraining(repos: Repos, ai: AiModelRow): Promise<void> {
-  await enqueue(repos, { kind: TRAIN_AI, payload: { aiId: ai.id }, dedupeKey: `train:${ai.id}`, maxAttempts: 2 });
 }
 
 /**
@@ -88,7 +84,7 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
         await writing;
         if (err instanceof TrainingCancelled) throw err; // the runner hands the job back on stop
         if (!(err instanceof NothingToTrain)) throw err; // retried, then onTrainingFailed
-        await ctx.completeWith((r) => finishFailed(r, ai, err.message));
+        await ctx.completeWith((r) => finishFailed(deps.queue, r, ai, err.message));
         return;
       }
       await writing;
@@ -107,7 +103,7 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
           finished_at: now(),
         });
         if (wins) await r.aiModels.activate(ai);
-        await notifyRequester(r, ai);
+        await notifyRequester(deps.queue, r, ai);
       });
     },
 
@@ -132,20 +128,20 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
   };
 }
 
-/** After the last attempt failed (runner's onFailed, in its transaction). */
-export async function onTrainingFailed(job: JobRow, error: unknown, r: Repos): Promise<void> {
+/** After the last attempt failed (the worker's onFailed, in its transaction). */
+export async function onTrainingFailed(queue: JobQueue, job: JobRow, error: unknown, r: Repos): Promise<void> {
   if (job.kind !== TRAIN_AI) return;
   const aiId = (JSON.parse(job.payload) as { aiId: number }).aiId;
   const ai = await r.aiModels.findById(aiId);
-  if (ai) await finishFailed(r, ai, `Training failed: ${(error as Error)?.message ?? String(error)}`);
+  if (ai) await finishFailed(queue, r, ai, `Training failed: ${(error as Error)?.message ?? String(error)}`);
 }
 
-async function finishFailed(r: Repos, ai: AiModelRow, reason: string): Promise<void> {
+async function finishFailed(queue: JobQueue, r: Repos, ai: AiModelRow, reason: string): Promise<void> {
   await r.aiModels.update(ai.id, { status: 'failed', stage: 'failed', error: reason, finished_at: now() });
-  await notifyRequester(r, ai);
+  await notifyRequester(queue, r, ai);
 }
 
 /** The requester hears of the end of training either way (an email job, committed with the result). */
-async function notifyRequester(r: Repos, ai: AiModelRow): Promise<void> {
-  if (ai.created_by !== null) await enqueue(r, { kind: NOTIFY_TRAINED, payload: { aiId: ai.id }, dedupeKey: `notify-trained:${ai.id}` });
+async function notifyRequester(queue: JobQueue, r: Repos, ai: AiModelRow): Promise<void> {
+  if (ai.created_by !== null) await queue.send(r, jobs.notifyTrained(ai));
 }

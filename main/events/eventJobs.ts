@@ -1,15 +1,14 @@
 // The jobs that tell the outside world about documents: the completion callback (spec 6) after a
 // successful processing, and the email to the assignee after an upload. Both run from the durable job
-// queue, so a restart does not lose them; each delivery records its attempts itself.
+// queue, so a restart does not lose them; each delivery records its attempts itself. Sent by the
+// analysis or processing (callback) and the upload (email); registered in main/jobs/registry.ts.
 import type { Repos } from '../store/repositories/index.ts';
-import type { JobHandler } from '../jobs/jobQueue.ts';
+import type { JobHandler } from '../jobs/queue.ts';
+import { NOTIFY_ASSIGNEE, SEND_CALLBACK } from '../jobs/kinds.ts';
 import { sendCallback } from './callbacks.ts';
 import type { CallbackPolicy } from './callbackTargets.ts';
 import type { Mailer } from './mailer.ts';
 import { uploadNotification } from './messages.ts';
-
-export const SEND_CALLBACK = 'send-callback';
-export const NOTIFY_ASSIGNEE = 'notify-assignee';
 
 export interface EventJobDeps {
   repos: Repos;

@@ -3,15 +3,15 @@
 // the searchable PDF and the status in ONE transaction together with the job's done mark, so a crash at
 // any point either redoes the whole document or never repeats it (no duplicated pages). A file that can
 // never be processed ends in 111 at once with its reason; other failures are retried with backoff and
-// end in 111 after the last attempt. Success enqueues the completion callback when one was asked for.
-import { EventEmitter } from 'node:events';
-import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
+// end in 111 after the last attempt. What follows (the analysis, or the completion callback) is sent in
+// the transaction that stores the result. The jobs, their worker and their failure rules are registered
+// in main/jobs/registry.ts; this file is their handlers.
+import type { Repos } from '../store/repositories/index.ts';
 import type { DocumentRow, JobRow } from '../store/schema.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
-import type { DocumentPipelineHook } from '../services/documentService.ts';
 import type { NewPage } from '../store/repositories/pageRepository.ts';
 import { DocumentStatus, processingEnded } from '../domain/documentStatus.ts';
-import { enqueue, JobRunner, JobSetAsideError, type JobContext, type JobHandler } from '../jobs/jobQueue.ts';
+import { JobSetAsideError, type JobContext } from '../jobs/queue.ts';
 import { runPipeline, type PipelineResult } from './documentPipeline.ts';
 import { withoutOcrLayers } from './ocrLayer.ts';
 import { sniff } from './sniff.ts';
@@ -23,102 +23,43 @@ import type { OcrEngineInfo } from '../../shared/schemas/ocrEngine.ts';
 import type { PipelineLimits } from './limits.ts';
 import type { CharBox } from '../domain/geometry.ts';
 
-
-export const PROCESS_DOCUMENT = 'process-document';
-/** A processed document read again on request (POST documents/<id>/read-again/). */
-export const READ_AGAIN = 'read-again-document';
-
 /** A document that cannot be processed however often it is tried: no retries. */
 export class ProcessingError extends Error {}
 
 export interface ProcessorDeps {
   repos: Repos;
-  uow: UnitOfWork;
   blobs: BlobStore;
   dataDir: string;
   limits: PipelineLimits;
   /** OCR worker threads (default from FOLIO_OCR_WORKERS / the core count). */
   ocrWorkers?: number;
-  /** How long a sync=true upload waits for the result before answering with the document as it stands. */
-  syncTimeoutMs?: number;
-  /** Documents processed at once (default 1: OCR parallelism is inside a document, across its pages). */
-  concurrency?: number;
-  /** Further job handlers run by the same runner (callbacks, emails). */
-  handlers?: Record<string, JobHandler>;
-  /** After a document's processing succeeded, in the transaction that stores it (enqueue follow-ups). */
-  onProcessed?: (repos: Repos, doc: DocumentRow) => Promise<void>;
-  /**
-   * What follows OCR (splitting, categorization, extraction: main/ai/analysis.ts). Called in the
-   * transaction that stores the pages: enqueues its job and returns the status to set. Its job kind is
-   * among `handlers`; its end counts as the end of processing. Without it, OCR ends processing.
-   */
-  analysis?: { jobKind: string; enqueue(repos: Repos, doc: DocumentRow): Promise<number> };
-  /** After a document was read again, in the transaction that stores it: moves its annotations to the
-   * new text and returns the status to set (services/readAgainService.ts). */
-  afterReadAgain?: (repos: Repos, doc: DocumentRow) => Promise<number>;
 }
 
-export class DocumentProcessor implements DocumentPipelineHook {
-  private readonly events = new EventEmitter().setMaxListeners(0);
-  private readonly runner: JobRunner;
+/** What follows a document's processing, in the transaction that stores it (main/jobs/registry.ts). */
+export interface AfterProcessing {
+  /**
+   * What follows OCR (splitting, categorization, extraction: main/ai/analysis.ts): sends its job and
+   * returns the status to set; the end of that job is the end of processing. Without it, OCR ends processing.
+   */
+  analysis?: (repos: Repos, doc: DocumentRow) => Promise<number>;
+  /** After a processing that ends here (no analysis): sends follow-ups (the completion callback). */
+  onProcessed?: (repos: Repos, doc: DocumentRow) => Promise<void>;
+}
+
+/**
+ * After a document was read again, in the transaction that stores it: moves its annotations to the new
+ * text and returns the status to set (services/readAgainService.ts). Without it the document is Done.
+ */
+export type AfterReadAgain = (repos: Repos, doc: DocumentRow) => Promise<number>;
+
+export class DocumentProcessor {
   private ocrPool: OcrPool | undefined;
 
-  constructor(private readonly deps: ProcessorDeps) {
-    this.runner = new JobRunner({
-      repos: deps.repos,
-      uow: deps.uow,
-      concurrency: deps.concurrency ?? 1,
-      handlers: { ...deps.handlers, [PROCESS_DOCUMENT]: (ctx) => this.process(ctx), [READ_AGAIN]: (ctx) => this.readAgain(ctx) },
-      onFailed: (job, error, repos) => this.failed(job, error, repos),
-      onSettled: (job) => {
-        if ((job.kind === PROCESS_DOCUMENT || job.kind === READ_AGAIN || job.kind === deps.analysis?.jobKind) && job.document_id !== null) this.events.emit('settled', job.document_id);
-      },
-      log: (message, error) => console.error(`[folio] ${message}`, error ?? ''),
-    });
-  }
+  constructor(private readonly deps: ProcessorDeps) {}
 
-  /** In the upload's transaction: the job commits with the document, or neither does. */
-  async enqueue(repos: Repos, doc: DocumentRow): Promise<void> {
-    await enqueue(repos, { kind: PROCESS_DOCUMENT, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `process:${doc.id}` });
-  }
-
-  /** Resumes what a previous run left (jobs it was running) and starts taking jobs. */
-  async start(): Promise<void> {
-    await this.runner.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.runner.stop({ timeoutMs: 10_000 });
+  /** Ends the OCR workers (after the worker that runs the jobs stopped). */
+  async close(): Promise<void> {
     await this.ocrPool?.close();
-  }
-
-  async waitUntilProcessed(documentId: number): Promise<void> {
-    const timeoutMs = this.deps.syncTimeoutMs ?? 300_000;
-    await new Promise<void>((resolve) => {
-      // A settled job may be a step (OCR before extraction): the document's status says whether it ended.
-      const check = () =>
-        void this.deps.repos.documents.findById(documentId).then((d) => {
-          if (!d || processingEnded(d.status)) finish();
-        });
-      const onSettled = (id: number) => {
-        if (id === documentId) check();
-      };
-      const timer = setTimeout(() => finish(), timeoutMs);
-      const finish = () => {
-        clearTimeout(timer);
-        this.events.off('settled', onSettled);
-        resolve();
-      };
-      this.events.on('settled', onSettled);
-      // Registered first, then checked: a document finished in between is not missed.
-      check();
-    });
-  }
-
-  /** In the caller's transaction: reads a processed document again with these OCR languages. */
-  async enqueueReadAgain(repos: Repos, doc: DocumentRow, langs: string[]): Promise<void> {
-    // Keyed by the document's state: a second request for the same state is the same reading.
-    await enqueue(repos, { kind: READ_AGAIN, documentId: doc.id, payload: { documentId: doc.id, langs }, dedupeKey: `read-again:${doc.id}:${doc.updated_at}` });
   }
 
   /** The OCR pool, shared with whoever reads a page region again (one pool of workers per process). */
@@ -136,7 +77,8 @@ export class DocumentProcessor implements DocumentPipelineHook {
     return { setting: engineSetting(), engine, version, engines };
   }
 
-  private async process(ctx: JobContext<{ documentId: number }>): Promise<void> {
+  /** The `process-document` job. */
+  async process(ctx: JobContext<{ documentId: number }>, after: AfterProcessing = {}): Promise<void> {
     const { repos, blobs } = this.deps;
     const id = ctx.payload.documentId;
     const doc = await repos.documents.findById(id);
@@ -180,10 +122,10 @@ export class DocumentProcessor implements DocumentPipelineHook {
         processing_time: (performance.now() - started) / 1000,
       });
       const stored = (await r.documents.findById(id))!;
-      if (this.deps.analysis) {
-        await r.documents.update(id, { status: await this.deps.analysis.enqueue(r, stored) });
-      } else if (this.deps.onProcessed) {
-        await this.deps.onProcessed(r, stored);
+      if (after.analysis) {
+        await r.documents.update(id, { status: await after.analysis(r, stored) });
+      } else if (after.onProcessed) {
+        await after.onProcessed(r, stored);
       }
     });
   }
@@ -192,9 +134,9 @@ export class DocumentProcessor implements DocumentPipelineHook {
    * A processed document read again: its scanned pages without Folio's old OCR text layer (so OCR reads
    * them anew, with the languages asked for), its born-digital pages as they are. Pages, text and the
    * searchable PDF are replaced, and the annotations moved to the new text, in one transaction with the
-   * job's done mark. The upload itself stays as it was.
+   * job's done mark. The upload itself stays as it was. The `read-again-document` job.
    */
-  private async readAgain(ctx: JobContext<{ documentId: number; langs: string[] }>): Promise<void> {
+  async readAgain(ctx: JobContext<{ documentId: number; langs: string[] }>, afterReadAgain?: AfterReadAgain): Promise<void> {
     const { repos, blobs } = this.deps;
     const id = ctx.payload.documentId;
     const doc = await repos.documents.findById(id);
@@ -233,22 +175,25 @@ export class DocumentProcessor implements DocumentPipelineHook {
         processing_time: (performance.now() - started) / 1000,
       });
       const stored = (await r.documents.findById(id))!;
-      const status = this.deps.afterReadAgain ? await this.deps.afterReadAgain(r, stored) : DocumentStatus.DONE;
+      const status = afterReadAgain ? await afterReadAgain(r, stored) : DocumentStatus.DONE;
       await r.documents.update(id, { status });
     });
   }
 
-  private async failed(job: JobRow, error: unknown, repos: Repos): Promise<void> {
-    if (job.kind === READ_AGAIN && job.document_id !== null) {
-      // A failed reading leaves the document as it was read before.
-      const reason = `Reading again failed after ${job.attempts} attempts: ${(error as Error)?.message ?? String(error)}`;
-      await repos.documents.update(job.document_id, { status: DocumentStatus.DONE, status_reason: reason });
-      return;
-    }
-    if ((job.kind !== PROCESS_DOCUMENT && job.kind !== this.deps.analysis?.jobKind) || job.document_id === null) return;
-    const reason = error instanceof JobSetAsideError ? error.message : `Processing failed after ${job.attempts} attempts: ${(error as Error)?.message ?? String(error)}`;
-    await repos.documents.update(job.document_id, { status: DocumentStatus.COULD_NOT_BE_PROCESSED, status_reason: reason });
-  }
+}
+
+/** After the last attempt of a document's processing or analysis failed (onFailed, in its transaction): 111 with the reason. */
+export async function processingFailed(job: JobRow, error: unknown, repos: Repos): Promise<void> {
+  if (job.document_id === null) return;
+  const reason = error instanceof JobSetAsideError ? error.message : `Processing failed after ${job.attempts} attempts: ${(error as Error)?.message ?? String(error)}`;
+  await repos.documents.update(job.document_id, { status: DocumentStatus.COULD_NOT_BE_PROCESSED, status_reason: reason });
+}
+
+/** After the last attempt of reading again failed: the document stays as it was read before; the reason says why. */
+export async function readingAgainFailed(job: JobRow, error: unknown, repos: Repos): Promise<void> {
+  if (job.document_id === null) return;
+  const reason = `Reading again failed after ${job.attempts} attempts: ${(error as Error)?.message ?? String(error)}`;
+  await repos.documents.update(job.document_id, { status: DocumentStatus.DONE, status_reason: reason });
 }
 
 /** The pipeline's pages as stored, each with its characters. */

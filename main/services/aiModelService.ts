@@ -1,6 +1,7 @@
 // AI records for the API: start a training (refused with a 400 that says what is missing), list and read
 // records, switch the active model, download and upload model files, delete. The training itself is the
-// `train-ai` job (main/ai/trainingJob.ts); this service only checks requests and writes records.
+// `train-ai` job (main/ai/trainingJob.ts); this service only checks requests, writes records and sends
+// the job with the record.
 import fs from 'node:fs';
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { AiKind, AiModelRow, UserRow } from '../store/schema.ts';
@@ -12,7 +13,9 @@ import type { Trainer } from '../ai/trainers/types.ts';
 import type { UploadedFile } from './documentService.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { DatasetStatus, DocumentStatus } from '../domain/documentStatus.ts';
-import { compareWithActive, enqueueTraining } from '../ai/trainingJob.ts';
+import { compareWithActive } from '../ai/trainingJob.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { jobs } from '../jobs/kinds.ts';
 
 const unknownPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
 
@@ -33,6 +36,7 @@ export class AiModelService {
     private readonly blobs: BlobStore,
     private readonly projects: ProjectService,
     private readonly trainers: Partial<Record<AiKind, Trainer>>,
+    private readonly queue: JobQueue,
   ) {}
 
   /** Records the AI and queues its training, after checking there is something to learn from. */
@@ -57,7 +61,8 @@ export class AiModelService {
         started_at: null,
         finished_at: null,
       });
-      await enqueueTraining(r, ai);
+      // Sent with the record: training starts once it commits.
+      await this.queue.send(r, jobs.trainAi(ai));
       return ai;
     });
   }

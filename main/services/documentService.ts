@@ -14,6 +14,8 @@ import { AuthenticationError, NotFoundError, ValidationError } from '../domain/e
 import { DatasetStatus, DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { reviewBlockers } from '../domain/reviewRules.ts';
 import { enqueueAnalysis } from '../ai/analysis.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { jobs } from '../jobs/kinds.ts';
 
 /** What multer hands over for the `data_file` part. */
 export interface UploadedFile {
@@ -23,13 +25,12 @@ export interface UploadedFile {
 }
 
 /**
- * Where document processing (OCR, categorization, extraction, splitting: main/pipeline) plugs in. `enqueue` runs inside
- * the upload's transaction so that the document and its jobs are written together.
+ * What uploads need of document processing (main/pipeline, main/jobs/registry.ts) besides its jobs, which
+ * the upload sends itself, in its transaction (queueProcessing).
  */
 export interface DocumentPipelineHook {
   /** Refuses a file processing could never read (wrong type, encrypted, too many pages), before it is stored. */
   check?(file: string): Promise<void>;
-  enqueue(repos: Repos, doc: DocumentRow): Promise<void>;
   /** For sync=true uploads: resolves once processing of the document has ended, done or failed. */
   waitUntilProcessed(documentId: number): Promise<void>;
 }
@@ -38,7 +39,7 @@ export interface UploadOptions {
   inTransaction?(repos: Repos, doc: DocumentRow): Promise<void>;
 }
 
-const noPipeline: DocumentPipelineHook = { enqueue: async () => {}, waitUntilProcessed: async () => {} };
+const noPipeline: DocumentPipelineHook = { waitUntilProcessed: async () => {} };
 
 export interface DocumentDetailView {
   doc: DocumentView;
@@ -72,14 +73,14 @@ export function cleanFileName(raw: string): string {
 }
 
 export class DocumentService {
-  private pipeline: DocumentPipelineHook = noPipeline;
-
   constructor(
     private readonly repos: Repos,
     private readonly uow: UnitOfWork,
     private readonly blobs: BlobStore,
     private readonly projects: ProjectService,
     private readonly annotations: AnnotationService,
+    private readonly queue: JobQueue,
+    private readonly pipeline: DocumentPipelineHook = noPipeline,
     /** Why a callback_url is refused as far as the URL tells (a literal private or metadata address), or null. */
     private readonly callbackRefusal: (url: string) => string | null = () => null,
   ) {}
@@ -90,9 +91,13 @@ export class DocumentService {
     if (why) throw ValidationError.of('callback_url', why);
   }
 
-  /** The processing pipeline registers itself here once it exists; until then uploads stay queued. */
-  attachPipeline(hook: DocumentPipelineHook): void {
-    this.pipeline = hook;
+  /**
+   * In a new document's transaction: its processing (the job commits with the document, or neither does)
+   * and, when it has an assignee, the email that tells them.
+   */
+  private async queueProcessing(r: Repos, doc: DocumentRow): Promise<void> {
+    await this.queue.send(r, jobs.processDocument(doc));
+    if (doc.assignee_id !== null) await this.queue.send(r, jobs.notifyAssignee(doc));
   }
 
   /**
@@ -133,7 +138,7 @@ export class DocumentService {
           created_at: t,
           updated_at: t,
         });
-        await this.pipeline.enqueue(r, row);
+        await this.queueProcessing(r, row);
         await opts.inTransaction?.(r, row);
         // Read inside the transaction: an asynchronous upload answers the document as queued, even if
         // processing has already moved it on by the time the response is written.
@@ -151,7 +156,7 @@ export class DocumentService {
   /** A document Folio makes itself (a part of a split), queued for processing, in the caller's transaction. */
   async insertDerived(r: Repos, values: NewDocument): Promise<DocumentRow> {
     const row = await r.documents.insert(values);
-    await this.pipeline.enqueue(r, row);
+    await this.queueProcessing(r, row);
     return row;
   }
 
@@ -226,7 +231,7 @@ export class DocumentService {
       }
       await r.documents.update(doc.id, { status: DocumentStatus.QUEUING_FOR_EXTRACTION, status_reason: null, is_reviewed: 0 });
       // Queued with the status change: the job commits with it, or neither does.
-      await enqueueAnalysis(r, (await r.documents.findById(doc.id))!, { splitting: false });
+      await enqueueAnalysis(this.queue, r, (await r.documents.findById(doc.id))!, { splitting: false });
     });
     return (await this.repos.documents.findById(doc.id))!;
   }
@@ -299,7 +304,7 @@ export class DocumentService {
     await r.annotations.removeEmptySets(doc.id, [...new Set(proposals.map((a) => a.annotation_set_id))]);
     await r.documents.update(doc.id, { category_id: categoryId, category_is_revised: 1 });
     const changed = (await r.documents.findById(doc.id))!;
-    return { status: await enqueueAnalysis(r, changed, { splitting: false }), is_reviewed: 0, extraction_ai_id: null };
+    return { status: await enqueueAnalysis(this.queue, r, changed, { splitting: false }), is_reviewed: 0, extraction_ai_id: null };
   }
 
   async remove(user: UserRow, id: number): Promise<void> {

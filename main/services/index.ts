@@ -2,10 +2,11 @@
 // IPC handlers call.
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import { AuthService } from './authService.ts';
 import { UserService } from './userService.ts';
 import { ProjectService } from './projectService.ts';
-import { DocumentService } from './documentService.ts';
+import { DocumentService, type DocumentPipelineHook } from './documentService.ts';
 import { AnnotationService } from './annotationService.ts';
 import { TaxonomyService } from './taxonomyService.ts';
 import { EventService } from './eventService.ts';
@@ -28,6 +29,10 @@ export interface ServiceDeps {
   blobs: BlobStore;
   secret: Buffer;
   dataDir: string;
+  /** The job queue (main/jobs/queue.ts): services send their jobs (main/jobs/kinds.ts) in their own transactions. */
+  queue: JobQueue;
+  /** The upload check and the wait of a sync upload (core.ts); without it, neither. */
+  pipeline?: DocumentPipelineHook;
   /** The trainers of the AI kinds (main/ai/trainers). */
   trainers: Partial<Record<AiKind, Trainer>>;
   /** Failed-login limits (Config.loginLimits); the defaults of loginThrottle.ts without. */
@@ -37,12 +42,12 @@ export interface ServiceDeps {
 }
 
 export function makeServices(deps: ServiceDeps) {
-  const { repos, uow, secret } = deps;
+  const { repos, uow, secret, queue } = deps;
   const projects = new ProjectService(repos, uow, deps.dataDir);
   const annotations = new AnnotationService(repos, uow);
   const { callbackPolicy } = deps;
-  const readAgain = new ReadAgainService(repos, uow, deps.blobs, annotations, deps.dataDir);
-  const documents = new DocumentService(repos, uow, deps.blobs, projects, annotations, callbackPolicy && ((url) => callbackUrlProblem(url, callbackPolicy)));
+  const readAgain = new ReadAgainService(repos, uow, deps.blobs, annotations, deps.dataDir, queue);
+  const documents = new DocumentService(repos, uow, deps.blobs, projects, annotations, queue, deps.pipeline, callbackPolicy && ((url) => callbackUrlProblem(url, callbackPolicy)));
   return {
     auth: new AuthService(repos, secret, { limits: deps.loginLimits }),
     users: new UserService(repos),
@@ -54,9 +59,9 @@ export function makeServices(deps: ServiceDeps) {
     annotations,
     taxonomy: new TaxonomyService(repos, uow, projects),
     events: new EventService(repos),
-    postprocess: new PostprocessService(repos, uow, deps.blobs, documents, readAgain),
+    postprocess: new PostprocessService(repos, uow, deps.blobs, documents, readAgain, queue),
     readAgain,
-    aiModels: new AiModelService(repos, uow, deps.blobs, projects, deps.trainers),
+    aiModels: new AiModelService(repos, uow, deps.blobs, projects, deps.trainers, queue),
     importFolders: new ImportFolderService(repos, projects, deps.dataDir),
   };
 }

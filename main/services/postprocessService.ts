@@ -17,6 +17,7 @@ import { DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { composePdf, type OutputPage } from '../pipeline/postprocess.ts';
 import { withoutOcrLayers } from '../pipeline/ocrLayer.ts';
 import { enqueueAnalysis } from '../ai/analysis.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import type { ReadAgainService } from './readAgainService.ts';
 import type { PageSummary } from '../store/repositories/pageRepository.ts';
 import { parseSpans, spanColumns } from '../domain/spans.ts';
@@ -31,6 +32,7 @@ export class PostprocessService {
     private readonly blobs: BlobStore,
     private readonly documents: DocumentService,
     private readonly readAgain: ReadAgainService,
+    private readonly queue: JobQueue,
   ) {}
 
   async postprocess(user: UserRow, documentId: number, outputs: PostprocessRequest): Promise<DocumentView[]> {
@@ -207,7 +209,7 @@ export class PostprocessService {
         // Queued past the splitting step: its analysis must not propose the same split again.
         await r.documents.update(doc.id, changes);
         const current = (await r.documents.findById(doc.id))!;
-        await r.documents.update(doc.id, { status: await enqueueAnalysis(r, current, { splitting: false }) });
+        await r.documents.update(doc.id, { status: await enqueueAnalysis(this.queue, r, current, { splitting: false }) });
       } else {
         await r.documents.update(doc.id, changes);
       }

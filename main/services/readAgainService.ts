@@ -17,12 +17,12 @@ import { mergeRegionText, spansInBox } from '../domain/textMerge.ts';
 import { spansFromChars, type Span } from '../domain/geometry.ts';
 import { enqueueAnalysis } from '../ai/analysis.ts';
 import type { CharBox } from '../domain/geometry.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { jobs } from '../jobs/kinds.ts';
 
-/** What the processor lends: its OCR pool, and the job that reads a whole document again. */
+/** What the processor lends: its OCR pool. */
 export interface ReadAgainHook {
   ocr(): OcrPool;
-  /** In the caller's transaction: the job commits with the status change, or neither does. */
-  enqueue(r: Repos, doc: DocumentRow, langs: string[]): Promise<void>;
 }
 
 export interface RegionResult {
@@ -49,6 +49,8 @@ export class ReadAgainService {
     private readonly blobs: BlobStore,
     private readonly annotations: AnnotationService,
     private readonly dataDir: string,
+    /** The read-again job is sent in the transaction of the status change: both commit, or neither. */
+    private readonly queue: JobQueue,
   ) {}
 
   attach(hook: ReadAgainHook): void {
@@ -78,14 +80,13 @@ export class ReadAgainService {
     const doc = await visibleDocument(this.repos, user, id);
     this.assertDone(doc);
     const langs = await this.languages(doc, body.ocr_languages);
-    const hook = this.attached();
     await this.uow(async (r) => {
       // Checked again where it counts: two requests at once queue one reading.
       const current = await r.documents.findById(doc.id);
       if (!current) throw new NotFoundError('Document not found.');
       this.assertDone(current);
       await r.documents.update(doc.id, { status: DocumentStatus.QUEUING_FOR_OCR, status_reason: null });
-      await hook.enqueue(r, current, langs);
+      await this.queue.send(r, jobs.readAgain(current, langs));
     });
     return (await this.repos.documents.findById(doc.id))!;
   }
@@ -98,7 +99,7 @@ export class ReadAgainService {
   async enqueueReading(r: Repos, doc: DocumentRow): Promise<void> {
     // Read through the transaction's own repositories: the store's other connection waits for this one.
     const project = await r.projects.findById(doc.project_id);
-    await this.attached().enqueue(r, doc, JSON.parse(project?.ocr_languages ?? '["deu","eng"]') as string[]);
+    await this.queue.send(r, jobs.readAgain(doc, JSON.parse(project?.ocr_languages ?? '["deu","eng"]') as string[]));
   }
 
   /**
@@ -141,7 +142,7 @@ export class ReadAgainService {
       (span) => spansInBox(text, byPage.get(span.page_index) ?? [], heights[span.page_index] ?? 0, span),
       (a) => extractor !== undefined && a.origin === 'machine' && a.revised === 0,
     );
-    return extractor ? enqueueAnalysis(r, doc, { splitting: false }) : DocumentStatus.DONE;
+    return extractor ? enqueueAnalysis(this.queue, r, doc, { splitting: false }) : DocumentStatus.DONE;
   }
 
   /** POST documents/<id>/read-region/: reads the region now; merges what it finds into the document. */

@@ -1,0 +1,63 @@
+// Every kind of background job Folio runs, and how each is sent: its payload, its dedupe key (what makes
+// a second send of the same work the same job: senders are idempotent through it) and its attempts
+// where they differ from the queue's default (5). Which worker runs a kind, its handler and what its
+// final failure does: main/jobs/registry.ts, which registers every kind listed here (tsc refuses a kind
+// without a registration). Senders call `queue.send(tx, jobs.<kind>(...))` in their own transaction
+// (main/jobs/queue.ts); this file imports no handler, so services and handlers can both send.
+import type { AiModelRow, DocumentRow } from '../store/schema.ts';
+import type { JobRequest } from './queue.ts';
+
+export const PROCESS_DOCUMENT = 'process-document';
+export const READ_AGAIN = 'read-again-document';
+export const ANALYZE_DOCUMENT = 'analyze-document';
+export const SEND_CALLBACK = 'send-callback';
+export const NOTIFY_ASSIGNEE = 'notify-assignee';
+export const TRAIN_AI = 'train-ai';
+export const NOTIFY_TRAINED = 'notify-trained';
+
+export type JobKind =
+  | typeof PROCESS_DOCUMENT
+  | typeof READ_AGAIN
+  | typeof ANALYZE_DOCUMENT
+  | typeof SEND_CALLBACK
+  | typeof NOTIFY_ASSIGNEE
+  | typeof TRAIN_AI
+  | typeof NOTIFY_TRAINED;
+
+type Doc = Pick<DocumentRow, 'id'>;
+/** A document in a given state: keys with updated_at make new work of a changed document a new job. */
+type DocState = Pick<DocumentRow, 'id' | 'updated_at'>;
+
+/** The request of each kind, by what it is about. */
+export const jobs = {
+  /** An upload (or a part of a split) processed: OCR, pages, text, searchable PDF. Once per document. */
+  processDocument: (doc: Doc): JobRequest => ({ kind: PROCESS_DOCUMENT, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `process:${doc.id}` }),
+
+  /** A processed document read again with these OCR languages; a second request for the same state is the same reading. */
+  readAgain: (doc: DocState, langs: string[]): JobRequest => ({
+    kind: READ_AGAIN,
+    documentId: doc.id,
+    payload: { documentId: doc.id, langs },
+    dedupeKey: `read-again:${doc.id}:${doc.updated_at}`,
+  }),
+
+  /** Splitting, categorization and extraction after OCR: a re-processed document is analysed again, a crashed job not twice. */
+  analyzeDocument: (doc: DocState): JobRequest => ({
+    kind: ANALYZE_DOCUMENT,
+    documentId: doc.id,
+    payload: { documentId: doc.id },
+    dedupeKey: `analyze:${doc.id}:${doc.updated_at}`,
+  }),
+
+  /** The completion callback (spec 6) once processing ended well, for a document that asked for one. */
+  sendCallback: (doc: Doc): JobRequest => ({ kind: SEND_CALLBACK, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `callback:${doc.id}` }),
+
+  /** The email to the assignee of a new upload. */
+  notifyAssignee: (doc: Doc): JobRequest => ({ kind: NOTIFY_ASSIGNEE, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `notify:${doc.id}` }),
+
+  /** The training of a new AI record, sent with it: training starts once the record commits. Two attempts, not five. */
+  trainAi: (ai: Pick<AiModelRow, 'id'>): JobRequest => ({ kind: TRAIN_AI, payload: { aiId: ai.id }, dedupeKey: `train:${ai.id}`, maxAttempts: 2 }),
+
+  /** The email that tells the requester a training ended, either way (committed with the result). */
+  notifyTrained: (ai: Pick<AiModelRow, 'id'>): JobRequest => ({ kind: NOTIFY_TRAINED, payload: { aiId: ai.id }, dedupeKey: `notify-trained:${ai.id}` }),
+} satisfies Record<string, (...args: never[]) => JobRequest>;

@@ -3,8 +3,8 @@
 import { useEffect } from 'react';
 import { useSession } from './state/session.ts';
 import { useRoute } from './router.ts';
-import { LoginForm } from './components/LoginForm.tsx';
-import { Workspace } from './components/Workspace.tsx';
+import { LoginForm } from './shell/LoginForm.tsx';
+import { Workspace } from './shell/Workspace.tsx';
 import { PublicDocumentView } from './views/public/PublicDocumentView.tsx';
 
 export function App() {

@@ -1,8 +1,8 @@
 // The user's projects: create one, open one.
 import { useEffect } from 'react';
 import { useProjects } from '../state/projects.ts';
-import { CreateProjectForm } from '../components/CreateProjectForm.tsx';
-import { ProjectList } from '../components/ProjectList.tsx';
+import { CreateProjectForm } from './projects/CreateProjectForm.tsx';
+import { ProjectList } from './projects/ProjectList.tsx';
 
 export function ProjectsView() {
   const reload = useProjects((s) => s.reload);

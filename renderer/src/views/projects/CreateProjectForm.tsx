@@ -1,7 +1,7 @@
 // Creates a project by name; the API's field errors appear under the field.
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../api/transport.ts';
-import { useProjects } from '../state/projects.ts';
+import { ApiError } from '../../api/transport.ts';
+import { useProjects } from '../../state/projects.ts';
 
 export function CreateProjectForm() {
   const create = useProjects((s) => s.create);

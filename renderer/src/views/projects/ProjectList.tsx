@@ -1,5 +1,5 @@
 // The user's projects as a table, newest first, with a button for the next page.
-import { useProjects } from '../state/projects.ts';
+import { useProjects } from '../../state/projects.ts';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

@@ -4,7 +4,7 @@
 import { create } from 'zustand';
 import type { DocumentOut, FolioClient, PageSummary, SpanOut } from '../api/client.ts';
 import { useSession } from './session.ts';
-import { reviewItems } from '../views/review/tree.ts';
+import { reviewItems } from './reviewTree.ts';
 
 export interface Command {
   /** Names the action in the status line and on the undo/redo buttons ("Accept “12,50”"). */
@@ -69,7 +69,7 @@ interface ReviewState {
   /** Actions waiting or running; the panel stays usable, the status line says "Saving…". */
   pending: number;
   message: StatusMessage | null;
-  /** The key of the review item the keyboard is on (tree.ts reviewItems). */
+  /** The key of the review item the keyboard is on (reviewTree.ts reviewItems). */
   cursor: string | null;
   undoStack: Command[];
   redoStack: Command[];

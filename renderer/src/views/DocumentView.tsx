@@ -13,7 +13,7 @@ import { useSession } from '../state/session.ts';
 import { ReviewDialogs } from './review/ReviewDialogs.tsx';
 import { ReviewPanel } from './review/ReviewPanel.tsx';
 import { ReviewToolbar } from './review/ReviewToolbar.tsx';
-import { annotationKey, boxesOf, reviewItems } from './review/tree.ts';
+import { annotationKey, boxesOf, reviewItems } from '../state/reviewTree.ts';
 import { useReviewKeys, type WorkspaceKeys } from './review/useReviewKeys.ts';
 import { DRAWER_QUERY, useMediaQuery, usePanelWidth } from './review/usePanelLayout.ts';
 import './review/review.css';

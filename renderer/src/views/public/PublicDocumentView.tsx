@@ -8,7 +8,7 @@ import { ApiError } from '../../api/transport.ts';
 import { clientFor, useSession } from '../../state/session.ts';
 import { Viewer } from '../../viewer/Viewer.tsx';
 import type { ZoomMode } from '../../viewer/types.ts';
-import { boxesOf, setKey, setTitle, type TreeSet } from '../review/tree.ts';
+import { boxesOf, setKey, setTitle, type TreeSet } from '../../state/reviewTree.ts';
 import './public.css';
 
 const DONE = 2;

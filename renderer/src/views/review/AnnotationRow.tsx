@@ -5,7 +5,7 @@ import { useReview } from '../../state/review.ts';
 import { accept, decline, remove } from './actions.ts';
 import type { AnnotationAt } from './commands.ts';
 import { StateBadge } from './StateBadge.tsx';
-import { annotationKey, notMachineReadable } from './tree.ts';
+import { annotationKey, notMachineReadable } from '../../state/reviewTree.ts';
 
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
 

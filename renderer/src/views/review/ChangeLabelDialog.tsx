@@ -2,7 +2,7 @@
 import { useMemo, useState } from 'react';
 import { LabelPicker, type PickerOption } from './LabelPicker.tsx';
 import { Modal } from './Modal.tsx';
-import type { TreeLabel, TreeSet } from './tree.ts';
+import type { TreeLabel, TreeSet } from '../../state/reviewTree.ts';
 
 type Option = PickerOption & { label: TreeLabel };
 

@@ -9,7 +9,7 @@ import type { SpanOut } from '../../api/client.ts';
 import type { Region } from '../../state/review.ts';
 import { LabelPicker, type PickerOption } from './LabelPicker.tsx';
 import { Modal } from './Modal.tsx';
-import { labelChoices, setsOfLabelSet, setTitle, type LabelChoice, type TreeSet } from './tree.ts';
+import { labelChoices, setsOfLabelSet, setTitle, type LabelChoice, type TreeSet } from '../../state/reviewTree.ts';
 import type { NewAnnotation } from './commands.ts';
 
 type Option = PickerOption & { choice: LabelChoice };

@@ -1,7 +1,7 @@
 // The foot of the review panel: finish review (enabled only when spec 3.1 allows it, with what still
 // blocks it written out), or reopen a reviewed document; below it the outcome of the last action.
 import { useReview } from '../../state/review.ts';
-import { reviewBlockers, type TreeSet } from './tree.ts';
+import { reviewBlockers, type TreeSet } from '../../state/reviewTree.ts';
 
 export function FinishBar({ sets, reviewed, onFinish }: { sets: TreeSet[]; reviewed: boolean; onFinish(): void }) {
   const pending = useReview((s) => s.pending);

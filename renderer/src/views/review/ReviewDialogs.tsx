@@ -6,7 +6,7 @@ import { ChangeLabelDialog } from './ChangeLabelDialog.tsx';
 import { CreateAnnotationDialog, labelOptionKey } from './CreateAnnotationDialog.tsx';
 import { EditTextDialog } from './EditTextDialog.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
-import { annotationKey, reviewItems, type TreeSet } from './tree.ts';
+import { annotationKey, reviewItems, type TreeSet } from '../../state/reviewTree.ts';
 
 export function ReviewDialogs({ sets }: { sets: TreeSet[] }) {
   const dialog = useReview((s) => s.dialog);

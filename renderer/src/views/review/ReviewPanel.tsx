@@ -5,7 +5,7 @@ import { useReview } from '../../state/review.ts';
 import { acceptAll, markMissing, restore } from './actions.ts';
 import { AnnotationRow } from './AnnotationRow.tsx';
 import { StateBadge } from './StateBadge.tsx';
-import { labelKey, setKey, setTitle, type TreeLabel, type TreeSet } from './tree.ts';
+import { labelKey, setKey, setTitle, type TreeLabel, type TreeSet } from '../../state/reviewTree.ts';
 
 export function ReviewPanel({ sets, locked }: { sets: TreeSet[]; locked: boolean }) {
   if (!sets.length) {

@@ -8,7 +8,7 @@ import {
   acceptAllCommand, changeLabelCommand, commandContext, createCommand, deleteCommand, editTextCommand,
   markMissingCommand, restoreCommand, reviewCommand, type AnnotationAt, type NewAnnotation,
 } from './commands.ts';
-import { annotationKey, type ReviewItem, type TreeLabel, type TreeSet } from './tree.ts';
+import { annotationKey, type ReviewItem, type TreeLabel, type TreeSet } from '../../state/reviewTree.ts';
 
 const run = (command: Command | null, after?: () => void) =>
   command ? useReview.getState().run(command, after) : Promise.resolve(false);

@@ -3,7 +3,7 @@
 import type { AnnotationOut, FolioClient, MissingOut } from '../../api/client.ts';
 import type { MissingAnnotationCreateItem } from '../../../../shared/schemas/annotations.ts';
 import { useReview, type Command, type IdRef, type IdRefs } from '../../state/review.ts';
-import type { TreeLabel, TreeSet } from './tree.ts';
+import type { TreeLabel, TreeSet } from '../../state/reviewTree.ts';
 
 export interface CommandContext {
   documentId: number;

@@ -4,7 +4,7 @@
 import { useEffect, type RefObject } from 'react';
 import { useReview } from '../../state/review.ts';
 import { acceptEverything, deleteAction, primaryAction } from './actions.ts';
-import { reviewItems } from './tree.ts';
+import { reviewItems } from '../../state/reviewTree.ts';
 
 /** What the review workspace does on its keys while it is shown (not while the document is processed). */
 export interface WorkspaceKeys {

@@ -1,7 +1,7 @@
 // The document's annotation tree (GET /documents/<id>/ annotation_sets) as the review view reads it: the
 // flat list of items the keyboard walks, the boxes the viewer draws, and what still blocks "finish review".
-import type { AnnotationOut, DocumentOut } from '../../api/client.ts';
-import type { BoxOnPage } from '../../viewer/types.ts';
+import type { AnnotationOut, DocumentOut } from '../api/client.ts';
+import type { BoxOnPage } from '../viewer/types.ts';
 
 export type TreeSet = DocumentOut['annotation_sets'][number];
 export type TreeLabel = TreeSet['labels'][number];

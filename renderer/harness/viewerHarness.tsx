@@ -4,13 +4,13 @@
 // another document in the same window, as going to the next document in the review view does.
 import { StrictMode, useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { DocumentOut, PageSummary, SpanOut } from '../api/client.ts';
-import { useSession } from '../state/session.ts';
-import { boxesOf } from '../views/review/tree.ts';
-import type { Highlight, RectOnPage, ZoomMode } from './types.ts';
-import { Viewer } from './Viewer.tsx';
-import { preloadPdfjs } from './pdfDocument.ts';
-import '../styles.css';
+import type { DocumentOut, PageSummary, SpanOut } from '../src/api/client.ts';
+import { useSession } from '../src/state/session.ts';
+import { boxesOf } from '../src/state/reviewTree.ts';
+import type { Highlight, RectOnPage, ZoomMode } from '../src/viewer/types.ts';
+import { Viewer } from '../src/viewer/Viewer.tsx';
+import { preloadPdfjs } from '../src/viewer/pdfDocument.ts';
+import '../src/styles.css';
 
 const params = new URLSearchParams(location.search);
 const hashDocument = () => Number(new URLSearchParams(location.hash.slice(1)).get('document')) || null;

@@ -263,7 +263,7 @@ export interface AiModelsTable {
   origin: Generated<'trained' | 'uploaded'>;
   name: Generated<string>;
   description: Generated<string>;
-  /** JSON evaluation on the test documents (main/ai/aiTypes.ts). */
+  /** JSON evaluation on the test documents (AiEvaluation, main/ai/trainers/types.ts). */
   evaluation: string | null;
   /** JSON: documents and seconds of training. */
   training: string | null;

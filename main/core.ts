@@ -9,8 +9,9 @@ import { randomBytes } from 'node:crypto';
 import multer from 'multer';
 import { isLoopback, type Config } from './config.ts';
 import { migrateUp, openStore, type OpenedStore } from './store/db.ts';
+import type { ChangeStamp } from './store/changeStamp.ts';
 import { makeRepos, unitOfWork, type Repos, type UnitOfWork } from './store/repositories/index.ts';
-import { BlobStore } from './blobs/blobStore.ts';
+import { DiskBlobStore, type BlobStore } from './blobs/blobStore.ts';
 import { referencedBlobKeys } from './blobs/referenced.ts';
 import { makeServices, type Services } from './services/index.ts';
 import { acquireInstanceLock, type InstanceLock } from './instanceLock.ts';
@@ -30,6 +31,8 @@ import { ImportWatcher } from './imports/importWatcher.ts';
 export interface Core {
   config: Config;
   store: OpenedStore;
+  /** Moves with every write to the store (the store itself today; changeStamp.ts): the response cache's freshness. */
+  changes: ChangeStamp;
   repos: Repos;
   uow: UnitOfWork;
   blobs: BlobStore;
@@ -97,7 +100,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     await migrateUp(store.db);
     const repos = makeRepos(store.db);
     const uow = unitOfWork(store.db);
-    const blobs = new BlobStore(path.join(config.dataDir, 'blobs'));
+    const blobs = new DiskBlobStore(path.join(config.dataDir, 'blobs'));
     // Only the instance that holds the lock owns the temporary files and the blob store's contents;
     // a CLI command beside a running server must not touch its uploads in progress.
     if (lock) {
@@ -146,6 +149,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     return {
       config,
       store,
+      changes: store,
       repos,
       uow,
       blobs,

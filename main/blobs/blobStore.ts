@@ -1,5 +1,7 @@
-// Content-addressed file storage under <data>/blobs: a file's key is its SHA-256, written to a
-// temporary name and renamed into place, so a crash never leaves a half-written blob under a key.
+// Content-addressed file storage: the BlobStore interface the rest of Folio depends on, with the contract
+// the team server's object store (S3) must keep, and DiskBlobStore, today's implementation under
+// <data>/blobs: a file's key is its SHA-256, written to a temporary name and renamed into place, so a
+// crash never leaves a half-written blob under a key.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -11,7 +13,52 @@ import { pipeline } from 'node:stream/promises';
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 
-export class BlobStore {
+/** A stored blob: its key (the SHA-256 of its bytes, 64 hex digits) and its size in bytes. */
+export interface StoredBlob {
+  key: string;
+  size: number;
+}
+
+/**
+ * Where the files live: uploads, page images, searchable PDFs, model files. THE CONTRACT:
+ * - Content addressing: a blob's key is the lower-case hex SHA-256 of its bytes, nothing else (no name,
+ *   no owner). Rows refer to blobs by key; identical bytes are one blob, shared by every row that names it.
+ * - Idempotence: put/adopt of bytes already stored return the same key and change nothing; remove of a
+ *   key that is not there succeeds. So a job that runs twice (main/jobs/queue.ts) stores nothing twice.
+ * - Crash rules: a key is readable only once all its bytes are durable (write elsewhere, then publish
+ *   under the key: rename here, a completed upload in S3). A crash may leave a blob no row names (stored,
+ *   then the row's transaction did not commit): keys() lets the lock holder's start-up sweep remove them
+ *   (core.ts), so callers store first and commit the row after, never the other way round; they remove a
+ *   blob only after the last row naming it is gone.
+ * - Temporary files: uploads arrive in `tmpDir`, a local folder (multer, the import watcher), and enter
+ *   the store with adopt(), which takes the file away. clearTemp() at start-up empties it, in the
+ *   instance that holds the data folder's lock only.
+ * - pathOf and exists answer about a local file, at once: the HTTP layer streams blobs from disk and the
+ *   figure finder reads page images by path. An object store serves them from a local cache it fills;
+ *   making both asynchronous is the change a remote store needs (callers: documentService,
+ *   geometryService, segmentationService, aiModelService, postprocessService).
+ */
+export interface BlobStore {
+  /** A local folder for files on their way into the store (same file system as the store on disk). */
+  readonly tmpDir: string;
+  /** A fresh file name inside tmpDir. */
+  tempPath(suffix?: string): string;
+  /** Takes a local file (an upload) into the store, removing it from where it was. */
+  adopt(file: string): Promise<StoredBlob>;
+  put(data: Buffer): Promise<StoredBlob>;
+  read(key: string): Promise<Buffer>;
+  /** The blob's bytes as a local file (throws on a key that is not 64 hex digits). */
+  pathOf(key: string): string;
+  exists(key: string): boolean;
+  remove(key: string): Promise<void>;
+  /** Every stored key (for the start-up sweep of unreferenced blobs). */
+  keys(): Promise<string[]>;
+  /** Removes leftovers of interrupted writes and uploads. */
+  clearTemp(): Promise<void>;
+}
+
+/** The blob store on the local disk: <root>/<first two hex digits>/<key>, files 600 in folders 700. */
+export class DiskBlobStore implements BlobStore {
   readonly tmpDir: string;
 
   constructor(readonly root: string) {
@@ -30,7 +77,7 @@ export class BlobStore {
   }
 
   /** Moves a file that is already on disk (an upload) into the store; returns its key and size. */
-  async adopt(file: string): Promise<{ key: string; size: number }> {
+  async adopt(file: string): Promise<StoredBlob> {
     const hash = createHash('sha256');
     await pipeline(fs.createReadStream(file), hash);
     const key = hash.digest('hex');
@@ -45,7 +92,7 @@ export class BlobStore {
     return { key, size };
   }
 
-  async put(data: Buffer): Promise<{ key: string; size: number }> {
+  async put(data: Buffer): Promise<StoredBlob> {
     const tmp = this.tempPath();
     const fh = await fsp.open(tmp, 'w', FILE_MODE);
     try {

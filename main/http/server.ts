@@ -99,7 +99,7 @@ function mount(core: Core, spec: RouteSpec, cache: ResponseCache): RequestHandle
   const cached = spec.cache === true && spec.method === 'get';
   const run = asyncHandler(async (req, res) => {
     // Stamp first, then build: whatever the handler reads is at least as new as the stamp.
-    const stamp = cached ? core.store.changeStamp() : '';
+    const stamp = cached ? await core.changes.changeStamp() : '';
     const key = cached ? `${req.user?.id ?? 'public'} ${req.get('host')} ${req.originalUrl}` : '';
     if (cached) {
       const hit = cache.get(key, stamp);

@@ -3,15 +3,17 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrations as allMigrations, type Migration } from './migrations/index.ts';
+import type { ChangeStamp } from './changeStamp.ts';
 
 export type Db = Kysely<Database>;
 
-export interface OpenedStore {
+export interface OpenedStore extends ChangeStamp {
   db: Db;
   sqlite: BetterSqlite3.Database;
   /**
    * Changes whenever any committed or pending write happened since the last call returned the same
-   * value, in this process or another one (the CLI): caches of derived data compare it to stay fresh.
+   * value, in this process or another one (the CLI): caches of derived data compare it to stay fresh
+   * (the contract: changeStamp.ts).
    */
   changeStamp(): string;
   /** How many queries kysely has run on this store (tests use it to prove there are no per-row queries). */

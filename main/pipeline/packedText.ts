@@ -2,7 +2,7 @@
 // one Float64Array (moved, not copied) and their texts in one string. Cloning the character objects
 // instead cost the main thread about 5 ms a page (ELU 0.38 while a 150-page PDF was read); rebuilding
 // them from this takes a tenth of that. Float64 keeps every coordinate exactly.
-import type { PdfChar, PdfPageText } from './pdfText.ts';
+import type { PdfChar, PdfPageText } from './types.ts';
 
 export interface PackedPageText extends Omit<PdfPageText, 'chars'> {
   /** The characters' texts, one after the other. */

@@ -6,7 +6,7 @@ import './nativeJson.ts';
 import { AnnotationMode, normalizeUnicode, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { openPdfjsDocument } from './pdfjsDocument.ts';
-import type { PdfChar, PdfPageText } from './pdfText.ts';
+import type { PdfChar, PdfPageText } from './types.ts';
 
 type Matrix = [number, number, number, number, number, number];
 

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { PDF_WORKER_ROLE, type OpenAs, type PdfReply, type PdfRequest, type PdfResults, type PdfWorkerData } from './pdfWorkerProtocol.ts';
 import { workerEntry } from '../paths.ts';
 import { unpackPageText } from './packedText.ts';
-import type { PdfPageText } from './pdfText.ts';
+import type { PdfPageText } from './types.ts';
 
 const WORKER_URL = workerEntry('pdfWorker');
 /** Measured on a 100-page 95 MB scan rendered for OCR: a worker takes about 250 MB (V8, pdf.js, one 300 dpi

@@ -18,3 +18,28 @@ export interface PageText {
   hasTextLayer: boolean;
   chars: CharBox[]; // reading order within the page
 }
+
+// A PDF's text layer as pdf.js gives it (pdfTextGeometry.ts, in the PDF workers; extractPdfText in pdfText.ts).
+/** One glyph (or one character of a multi-character glyph) in PDF points, origin bottom left. */
+export interface PdfChar {
+  text: string;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  /** Writing direction in degrees, counter-clockwise, in page space: 0 = left to right, 180 = upside down. */
+  dir: number;
+  /** Where the glyph's baseline (without text rise) crosses the page, measured across the writing axis
+   * (for dir 0 and 180 it is the baseline's y). Glyphs on one printed line share it exactly. */
+  baseline: number;
+}
+
+export interface PdfPageText {
+  number: number;
+  width: number;
+  height: number;
+  rotation: number;
+  hasTextLayer: boolean;
+  /** In content-stream order; whitespace glyphs are kept (text ' ') as word-break evidence. */
+  chars: PdfChar[];
+}

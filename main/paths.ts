@@ -16,13 +16,14 @@ export const mainDist = compiled ? path.dirname(fileURLToPath(import.meta.url)) 
  * The worker threads' entries: the file under main/ whose worker it is, by name. Compiled, each is its own
  * bundle dist/main/<name>.js (scripts/build-main.mjs builds one per entry here). From the sources a worker
  * thread starts without the parent's tsx loader, so it starts the `.mjs` file beside the `.ts`, which
- * registers tsx and then loads it.
+ * registers tsx and then loads it. Every entry is named `*.worker.ts` (the type says so; the import rules,
+ * scripts/import-rules.mjs, make every file that takes parentPort or workerData one).
  */
 export const WORKER_ENTRIES = {
-  pdfWorker: 'pipeline/pdfWorker.ts',
+  pdfWorker: 'pipeline/pdf.worker.ts',
   trainWorker: 'ai/extraction/train.worker.ts',
   paddleWorker: 'pipeline/ocr/paddle/paddle.worker.ts',
-} as const;
+} as const satisfies Record<string, `${string}.worker.ts`>;
 
 /** What `new Worker()` starts for a worker entry, compiled or from the sources. */
 export function workerEntry(name: keyof typeof WORKER_ENTRIES): URL {

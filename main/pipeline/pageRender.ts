@@ -1,4 +1,4 @@
-// Rasterizes one PDF page, in a PDF worker thread (pdfWorker.ts): pdf.js paints the page onto an
+// Rasterizes one PDF page, in a PDF worker thread (pdf.worker.ts): pdf.js paints the page onto an
 // @napi-rs/canvas once, at the largest resolution asked for, and sharp derives and encodes every image
 // from those pixels. The page is released right after, so a worker holds one page's pixels at most.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';

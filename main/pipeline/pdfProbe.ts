@@ -1,4 +1,4 @@
-// What the upload check (pdfCheck.ts) asks of pdf.js and pdf-lib, run in a PDF worker thread (pdfWorker.ts)
+// What the upload check (pdfCheck.ts) asks of pdf.js and pdf-lib, run in a PDF worker thread (pdf.worker.ts)
 // because both parse the whole file: whether pdf.js reads a PDF, and pdf-lib's rewrite of a damaged one.
 // Both answer with plain data, never by throwing, so that the check's verdicts stay in pdfCheck.ts.
 import { PDFDocument } from 'pdf-lib';

@@ -1,6 +1,6 @@
 // Exact per-character geometry from a PDF's text layer: replays pdf.js's operator list with the same
 // text-state arithmetic pdf.js's own renderer uses, so every glyph box is where the glyph is painted.
-// Runs in PDF worker threads (pdfWorker.ts); extractPdfText (pdfText.ts) is the way in.
+// Runs in PDF worker threads (pdf.worker.ts); extractPdfText (pdfText.ts) is the way in.
 // Before pdf.js: keeps the engine's JSON functions (see nativeJson.ts).
 import './nativeJson.ts';
 import { AnnotationMode, normalizeUnicode, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';

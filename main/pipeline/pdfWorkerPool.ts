@@ -1,4 +1,4 @@
-// The PDF worker threads (pdfWorker.ts; the messages are in pdfWorkerProtocol.ts): rendering, text
+// The PDF worker threads (pdf.worker.ts; the messages are in pdfWorkerProtocol.ts): rendering, text
 // extraction and the upload check all run pdf.js there, never on the main thread, so API answers never
 // wait for a PDF. Workers stay warm between documents (one started for the upload check serves the text
 // and the pictures next); a document's pages are spread over several workers and streamed back in order,

@@ -1,11 +1,11 @@
 // The messages between the PDF worker pool (pdfWorkerPool.ts, main thread) and a PDF worker thread
-// (pdfWorker.ts): one file both sides import, so a request, its answer and the worker's role are written
+// (pdf.worker.ts): one file both sides import, so a request, its answer and the worker's role are written
 // once. Types and one constant only: importing it loads neither pdf.js nor the pool.
 import type { RenderedPage, RenderSettings } from './pageRender.ts';
 import type { PackedPageText } from './packedText.ts';
 import type { PdfProbe, PdfRewrite } from './pdfProbe.ts';
 
-/** The `role` in a PDF worker's workerData: pdfWorker.ts serves only when started with it. */
+/** The `role` in a PDF worker's workerData: pdf.worker.ts serves only when started with it. */
 export const PDF_WORKER_ROLE = 'folio-pdf';
 
 export interface PdfWorkerData {

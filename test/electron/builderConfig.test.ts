@@ -85,7 +85,7 @@ describe('electron-builder.yml', () => {
     expect(pkg.main).toBe('main/electron/main.mjs');
     expect(pkg.scripts.build).toMatch(/vite build && node scripts\/build-main\.mjs/);
     for (const file of [pkg.main, ...COMPILED, 'dist/renderer/index.html', 'package.json']) expect(shipped(file), file).toBe(true);
-    for (const file of ['main/electron/main.ts', 'main/core.ts', 'main/pipeline/pdfWorker.mjs', 'shared/desktopBridge.ts', 'bin/folio.mjs', 'scripts/build-main.mjs', 'dist/main/cli.js.map', 'test/electron/builderConfig.test.ts', 'renderer/src/main.tsx', 'README.md']) {
+    for (const file of ['main/electron/main.ts', 'main/core.ts', 'main/pipeline/pdf.worker.mjs', 'shared/desktopBridge.ts', 'bin/folio.mjs', 'scripts/build-main.mjs', 'dist/main/cli.js.map', 'test/electron/builderConfig.test.ts', 'renderer/src/main.tsx', 'README.md']) {
       expect(shipped(file), file).toBe(false);
     }
     // Production dependencies are added by electron-builder: what the OCR needs must be among them.

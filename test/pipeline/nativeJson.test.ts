@@ -1,6 +1,6 @@
 // pdf.js's legacy build replaces JSON.stringify/parse with slow polyfills when it loads; Folio puts the
 // engine's own functions back, so the API's JSON stays fast after a PDF has been read. Folio reads PDFs in
-// worker threads (pdfWorker.mjs loads nativeJson.ts first too); this loads pdf.js in the test's own thread.
+// worker threads (pdf.worker.mjs loads nativeJson.ts first too); this loads pdf.js in the test's own thread.
 import { describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 

@@ -1,6 +1,6 @@
 // Worker thread for pdf.js's heavy work, so that the main thread (and every API answer) never waits on a
 // PDF: rasterizes pages (pageRender.ts), reads their text layers (pdfTextGeometry.ts) and checks uploads
-// (pdfProbe.ts). Started and fed by pdfWorkerPool.ts, through pdfWorker.mjs; the messages are in
+// (pdfProbe.ts). Started and fed by pdfWorkerPool.ts, through pdf.worker.mjs; the messages are in
 // pdfWorkerProtocol.ts.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -75,7 +75,7 @@ function movable(result: PdfResults[keyof PdfResults]): ArrayBuffer[] {
   return owns ? [view.buffer as ArrayBuffer] : [];
 }
 
-// Only as a PDF worker (started by pdfWorkerPool.ts through pdfWorker.mjs); importing this module elsewhere is inert.
+// Only as a PDF worker (started by pdfWorkerPool.ts through pdf.worker.mjs); importing this module elsewhere is inert.
 if (parentPort && (workerData as Partial<PdfWorkerData> | null)?.role === PDF_WORKER_ROLE) {
   lowerThisWorkerThread();
   serve(parentPort);

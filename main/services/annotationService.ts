@@ -77,7 +77,7 @@ interface NewAnnotationInput {
   dataType?: string;
 }
 
-/** Where a span is after its document's text changed (domain/textMerge.ts MergedSpan). */
+/** Where a span is after its document's text changed (pipeline/textMerge.ts MergedSpan). */
 export interface MovedSpan {
   start_offset: number;
   end_offset: number;

@@ -1,7 +1,7 @@
 // Reading again (issue 10): a whole document on request (a durable job like processing, with other
 // OCR languages if asked), and one region a reviewer drew where OCR found nothing (read at once, at a
 // higher resolution, and merged into the document's text). Either way the annotations keep pointing
-// at their characters: offsets move with the text (domain/textMerge.ts).
+// at their characters: offsets move with the text (pipeline/textMerge.ts).
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { DocumentRow, UserRow } from '../store/schema.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
@@ -13,7 +13,7 @@ import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { resolveLanguages } from '../pipeline/languages.ts';
 import { readRegion } from '../pipeline/regionOcr.ts';
-import { mergeRegionText, spansInBox } from '../domain/textMerge.ts';
+import { mergeRegionText, spansInBox } from '../pipeline/textMerge.ts';
 import { spansFromChars, type Span } from '../domain/geometry.ts';
 import { enqueueAnalysis } from '../ai/analysis.ts';
 import type { CharBox } from '../domain/geometry.ts';

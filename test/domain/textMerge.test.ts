@@ -2,7 +2,7 @@
 // position, the rest of the text stays as it was, and every span still points at its characters.
 import { describe, expect, it } from 'vitest';
 import { layoutText, type LayoutInputChar } from '../../main/pipeline/textLayout.ts';
-import { mergeRegionText, type OffsetSpan } from '../../main/domain/textMerge.ts';
+import { mergeRegionText, type OffsetSpan } from '../../main/pipeline/textMerge.ts';
 import { sliceCodePoints } from '../../main/domain/geometry.ts';
 
 const HEIGHT = 400;

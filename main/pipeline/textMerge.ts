@@ -6,9 +6,11 @@
 // text lands where reading order puts it. Kept characters keep their lines (each stored line gets one
 // shared baseline) and their columns (the page's old padding unit), so the rest of the page reads as
 // before. Characters of the old reading inside the region give way to the new reading.
-import { layoutText, pageColumnUnit, type LayoutInputChar } from '../pipeline/textLayout.ts';
-import type { CharBox } from './geometry.ts';
-import { spansFromChars, type Rect, type Span } from './geometry.ts';
+// Here beside textLayout.ts rather than in the domain, because it lays the page out with the pipeline's
+// reading order, and the domain imports nothing above it (scripts/import-rules.mjs).
+import type { CharBox } from '../domain/geometry.ts';
+import { spansFromChars, type Rect, type Span } from '../domain/geometry.ts';
+import { layoutText, pageColumnUnit, type LayoutInputChar } from './textLayout.ts';
 
 /** A span as the merge sees it: where it is and which characters it covered (end exclusive). */
 export interface OffsetSpan extends Rect {

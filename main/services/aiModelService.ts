@@ -8,16 +8,14 @@ import type { AiKind, AiModelRow, UserRow } from '../store/schema.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
 import type { AiPatch } from '../../shared/schemas/ais.ts';
-import type { ProjectService } from './projectService.ts';
 import type { Trainer } from '../ai/trainers/types.ts';
 import type { UploadedFile } from './documentService.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { projectForField, recordForField, recordForMember } from './access.ts';
 import { DatasetStatus, DocumentStatus } from '../domain/documentStatus.ts';
 import { compareWithActive } from '../ai/trainingJob.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { jobs } from '../jobs/kinds.ts';
-
-const unknownPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
 
 export const AI_NAMES: Record<AiKind, string> = { extraction: 'extraction AI', categorization: 'categorization AI', splitting: 'splitting AI' };
 
@@ -34,7 +32,6 @@ export class AiModelService {
     private readonly repos: Repos,
     private readonly uow: UnitOfWork,
     private readonly blobs: BlobStore,
-    private readonly projects: ProjectService,
     private readonly trainers: Partial<Record<AiKind, Trainer>>,
     private readonly queue: JobQueue,
   ) {}
@@ -116,10 +113,9 @@ export class AiModelService {
 
   async get(user: UserRow, kind: AiKind | undefined, id: number): Promise<AiModelRow> {
     const ai = await this.repos.aiModels.findById(id);
-    if (!ai || (kind && ai.kind !== kind) || !(await this.repos.projects.isMember(ai.project_id, user.id))) {
-      throw new NotFoundError(`${kind ? AI_NAMES[kind][0].toUpperCase() + AI_NAMES[kind].slice(1) : 'AI model'} not found.`);
-    }
-    return ai;
+    const what = kind ? AI_NAMES[kind][0].toUpperCase() + AI_NAMES[kind].slice(1) : 'AI model';
+    // An AI of another kind is not there for this kind's endpoints.
+    return recordForMember(this.repos, user, ai && (!kind || ai.kind === kind) ? ai : undefined, what);
   }
 
   async patch(user: UserRow, kind: AiKind, id: number, changes: AiPatch): Promise<AiModelRow> {
@@ -159,12 +155,11 @@ export class AiModelService {
   private async resolveScope(user: UserRow, kind: AiKind, scope: AiScope): Promise<{ projectId: number; categoryId: number | null }> {
     if (kind === 'extraction') {
       if (scope.category === undefined) throw ValidationError.of('category', 'This field is required.');
-      const category = await this.repos.categories.findById(scope.category);
-      if (!category || !(await this.repos.projects.isMember(category.project_id, user.id))) throw ValidationError.of('category', unknownPk(scope.category));
+      const category = await recordForField(this.repos, user, await this.repos.categories.findById(scope.category), 'category', scope.category);
       return { projectId: category.project_id, categoryId: category.id };
     }
     if (scope.project === undefined) throw ValidationError.of('project', 'This field is required.');
-    const project = await this.projects.getForField(user, scope.project, 'project');
+    const project = await projectForField(this.repos, user, scope.project, 'project');
     if (kind === 'splitting' && !project.splitting_enabled) {
       throw ValidationError.of('project', 'Document splitting is not enabled for this project: set splitting_enabled true on the project first.');
     }

@@ -12,7 +12,7 @@ import { decideAnnotationSet, type SetRequest } from '../domain/annotationSetRul
 import { fillsLabel, labelStatus, reviewState, type LabelStatus, type ReviewSet, type ReviewState } from '../domain/reviewRules.ts';
 import { machineSpans, parseSpans, samePosition, spanColumns, toStoredSpans, typedSpans, type SpanInput, type StoredSpan } from '../domain/spans.ts';
 import { textInRects } from '../domain/geometry.ts';
-import { documentForField, visibleDocument } from './documentService.ts';
+import { documentForField, documentForMember } from './access.ts';
 
 /** Labels and label sets that annotation rows refer to, loaded in one batch each. */
 export interface Refs {
@@ -96,7 +96,7 @@ export class AnnotationService {
 
   /** POST /documents/<id>/annotations/: an unknown document is a 404. */
   createForDocument(user: UserRow, documentId: number, input: DocumentAnnotationCreate): Promise<AnnotationView> {
-    return this.uow(async (r) => this.createHuman(r, user, await visibleDocument(r, user, documentId), input));
+    return this.uow(async (r) => this.createHuman(r, user, await documentForMember(r, user, documentId), input));
   }
 
   /** POST /annotations/: the document is a body field, so an unknown one is a 400 on it. */
@@ -216,7 +216,7 @@ export class AnnotationService {
   async get(user: UserRow, id: number): Promise<AnnotationView> {
     const row = await this.repos.annotations.findAnnotation(id);
     if (!row) throw new NotFoundError('Annotation not found.');
-    await this.documentOf(this.repos, user, row.document_id, 'Annotation');
+    await documentForMember(this.repos, user, row.document_id, 'Annotation');
     return this.view(this.repos, row);
   }
 
@@ -297,7 +297,7 @@ export class AnnotationService {
   /** PATCH /documents/<id>/update-annotations/: the same review flags on many annotations, all or nothing. */
   bulkReview(user: UserRow, documentId: number, body: { ids: number[]; is_correct?: boolean; revised?: boolean; is_revised?: boolean }): Promise<{ rows: AnnotationWithSet[]; refs: Refs }> {
     return this.uow(async (r) => {
-      const doc = await visibleDocument(r, user, documentId);
+      const doc = await documentForMember(r, user, documentId);
       this.assertUnlocked(doc);
       const revised = body.revised ?? body.is_revised;
       if (body.is_correct === undefined && revised === undefined) {
@@ -494,7 +494,7 @@ export class AnnotationService {
   private async editable(r: Repos, user: UserRow, id: number): Promise<{ row: AnnotationWithSet; doc: DocumentRow }> {
     const row = await r.annotations.findAnnotation(id);
     if (!row) throw new NotFoundError('Annotation not found.');
-    const doc = await this.documentOf(r, user, row.document_id, 'Annotation');
+    const doc = await documentForMember(r, user, row.document_id, 'Annotation');
     this.assertUnlocked(doc);
     return { row, doc };
   }
@@ -502,17 +502,7 @@ export class AnnotationService {
   private async visibleMissing(r: Repos, user: UserRow, id: number): Promise<{ row: MissingAnnotationRow; doc: DocumentRow }> {
     const row = await r.annotations.findMissing(id);
     if (!row) throw new NotFoundError('Missing annotation not found.');
-    return { row, doc: await this.documentOf(r, user, row.document_id, 'Missing annotation') };
-  }
-
-  /** The document of a record addressed by its own id: a document the user cannot see makes the record a 404. */
-  private async documentOf(r: Repos, user: UserRow, documentId: number, what: string): Promise<DocumentRow> {
-    try {
-      return await visibleDocument(r, user, documentId);
-    } catch (err) {
-      if (err instanceof NotFoundError) throw new NotFoundError(`${what} not found.`);
-      throw err;
-    }
+    return { row, doc: await documentForMember(r, user, row.document_id, 'Missing annotation') };
   }
 
   /** A label of the document's project (ids of other projects are answered like unknown ids). */

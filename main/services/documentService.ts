@@ -8,9 +8,9 @@ import type { PageSummary } from '../store/repositories/pageRepository.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
 import type { DocumentPatch, DocumentPut, DocumentUpload } from '../../shared/schemas/documents.ts';
-import type { ProjectService } from './projectService.ts';
 import type { AnnotationService, DocumentTree } from './annotationService.ts';
-import { AuthenticationError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { documentForMember, isMember, projectForField, readableDocument } from './access.ts';
 import { DatasetStatus, DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { reviewBlockers } from '../domain/reviewRules.ts';
 import { enqueueAnalysis } from '../ai/analysis.ts';
@@ -52,20 +52,6 @@ export interface DocumentDetailView {
 
 const unknownPk = (id: number | string) => `Invalid pk "${id}" - object does not exist.`;
 
-/** A document of one of the user's projects, else 404 (existence is not revealed). */
-export async function visibleDocument(repos: Repos, user: UserRow, id: number): Promise<DocumentView> {
-  const doc = await repos.documents.findById(id);
-  if (!doc || !(await repos.projects.isMember(doc.project_id, user.id))) throw new NotFoundError('Document not found.');
-  return doc;
-}
-
-/** The same for a document named in a request body: a 400 on that field. */
-export async function documentForField(repos: Repos, user: UserRow, id: number, field = 'document'): Promise<DocumentView> {
-  const doc = await repos.documents.findById(id);
-  if (!doc || !(await repos.projects.isMember(doc.project_id, user.id))) throw ValidationError.of(field, unknownPk(id));
-  return doc;
-}
-
 /** The uploaded file's name without any client path or control characters. */
 export function cleanFileName(raw: string): string {
   const name = path.basename(raw.replace(/\\/g, '/')).replace(/[\x00-\x1f\x7f]/g, '').trim();
@@ -77,7 +63,6 @@ export class DocumentService {
     private readonly repos: Repos,
     private readonly uow: UnitOfWork,
     private readonly blobs: BlobStore,
-    private readonly projects: ProjectService,
     private readonly annotations: AnnotationService,
     private readonly queue: JobQueue,
     private readonly pipeline: DocumentPipelineHook = noPipeline,
@@ -105,7 +90,7 @@ export class DocumentService {
    * the upload there, so that a crash can never leave a document without that record or the reverse).
    */
   async upload(user: UserRow, input: DocumentUpload, file: UploadedFile | undefined, opts: UploadOptions = {}): Promise<DocumentView> {
-    const project = await this.projects.getForField(user, input.project, 'project');
+    const project = await projectForField(this.repos, user, input.project, 'project');
     this.checkCallbackUrl(input.callback_url);
     if (!file) throw ValidationError.of('data_file', 'No file was submitted.');
     if (file.size === 0) throw ValidationError.of('data_file', 'The submitted file is empty.');
@@ -165,7 +150,7 @@ export class DocumentService {
   }
 
   get(user: UserRow, id: number): Promise<DocumentView> {
-    return visibleDocument(this.repos, user, id);
+    return documentForMember(this.repos, user, id);
   }
 
   /**
@@ -173,16 +158,8 @@ export class DocumentService {
    * documents need credentials (401) and membership of their project (404).
    */
   async detailFor(user: UserRow | undefined, id: number): Promise<DocumentDetailView> {
-    const doc = await this.readable(user, id);
-    return this.view(doc, user !== undefined && (await this.repos.projects.isMember(doc.project_id, user.id)));
-  }
-
-  /** A document `user` may read: public documents for anyone, others for their project's members. */
-  async readable(user: UserRow | undefined, id: number): Promise<DocumentView> {
-    const doc = await this.repos.documents.findById(id);
-    if (doc?.is_public) return doc;
-    if (!user) throw new AuthenticationError();
-    return visibleDocument(this.repos, user, id);
+    const doc = await readableDocument(this.repos, user, id);
+    return this.view(doc, user !== undefined && (await isMember(this.repos, user, doc.project_id)));
   }
 
   /** The detail without an access check, for the system's own messages (the completion callback). */
@@ -193,7 +170,7 @@ export class DocumentService {
   }
 
   async detail(user: UserRow, id: number): Promise<DocumentDetailView> {
-    const doc = await visibleDocument(this.repos, user, id);
+    const doc = await documentForMember(this.repos, user, id);
     return this.view(doc);
   }
 
@@ -213,7 +190,7 @@ export class DocumentService {
    * the new ones; accepted, declined, corrected and human annotations stay as the reviewer left them.
    */
   async extractAgain(user: UserRow, id: number): Promise<DocumentView> {
-    const doc = await visibleDocument(this.repos, user, id);
+    const doc = await documentForMember(this.repos, user, id);
     await this.uow(async (r) => {
       // Checked in the transaction: two requests at once queue one extraction.
       const current = (await r.documents.findById(doc.id))!;
@@ -238,7 +215,7 @@ export class DocumentService {
 
   async patch(user: UserRow, id: number, changes: DocumentPatch): Promise<DocumentView> {
     await this.uow(async (r) => {
-      const doc = await visibleDocument(r, user, id);
+      const doc = await documentForMember(r, user, id);
       await this.apply(r, doc, changes);
     });
     return (await this.repos.documents.findById(id))!;
@@ -247,7 +224,7 @@ export class DocumentService {
   /** PUT replaces: required fields must be there (the schema), omitted ones go back to their defaults. */
   async replace(user: UserRow, id: number, body: DocumentPut): Promise<DocumentView> {
     await this.uow(async (r) => {
-      const doc = await visibleDocument(r, user, id);
+      const doc = await documentForMember(r, user, id);
       if (body.project !== doc.project_id) throw ValidationError.of('project', 'A document cannot be moved to another project.');
       await this.apply(r, doc, {
         data_file_name: body.data_file_name,
@@ -308,21 +285,21 @@ export class DocumentService {
   }
 
   async remove(user: UserRow, id: number): Promise<void> {
-    const doc = await visibleDocument(this.repos, user, id);
+    const doc = await documentForMember(this.repos, user, id);
     await this.uow((r) => r.documents.remove(doc.id));
     await this.releaseBlob(doc.blob_key);
   }
 
   /** The uploaded bytes with the name they were uploaded under. */
   async originalFile(user: UserRow, id: number): Promise<{ path: string; name: string }> {
-    const doc = await visibleDocument(this.repos, user, id);
+    const doc = await documentForMember(this.repos, user, id);
     if (!this.blobs.exists(doc.blob_key)) throw new NotFoundError('The file of this document is missing from the data folder.');
     return { path: this.blobs.pathOf(doc.blob_key), name: doc.data_file_name };
   }
 
   /** The searchable PDF made by processing; until it exists, a 404 that says why there is none. */
   async searchablePdf(user: UserRow, id: number): Promise<{ path: string; name: string }> {
-    const doc = await visibleDocument(this.repos, user, id);
+    const doc = await documentForMember(this.repos, user, id);
     if (!doc.searchable_blob_key) throw new NotFoundError(`The searchable PDF is not ready yet (status ${statusName(doc.status)}).`);
     const name = doc.data_file_name.replace(/\.[^.]*$/, '') + '.pdf';
     return { path: this.blobs.pathOf(doc.searchable_blob_key), name };
@@ -343,7 +320,7 @@ export class DocumentService {
   private async memberOf(r: Repos, projectId: number, ref: number | string): Promise<number> {
     const user = typeof ref === 'number' ? await r.users.findById(ref) : await r.users.findByEmail(ref);
     if (!user) throw ValidationError.of('assignee', typeof ref === 'number' ? unknownPk(ref) : `No user with the email ${ref}.`);
-    if (!(await r.projects.isMember(projectId, user.id))) throw ValidationError.of('assignee', `${user.email} is not a member of project ${projectId}.`);
+    if (!(await isMember(r, user, projectId))) throw ValidationError.of('assignee', `${user.email} is not a member of project ${projectId}.`);
     return user.id;
   }
 }

@@ -4,12 +4,12 @@
 // document and a column per label, as CSV or as an XLSX workbook (domain/documentTable.ts).
 import type { Repos } from '../store/repositories/index.ts';
 import type { UserRow } from '../store/schema.ts';
-import type { ProjectService } from './projectService.ts';
 import { csvRecord } from '../domain/csv.ts';
 import { csvForm, type Normalized } from '../domain/normalization.ts';
 import { labelDataType } from '../../shared/schemas/taxonomy.ts';
 import { parseSpans } from '../domain/spans.ts';
 import { stateOf } from './annotationService.ts';
+import { projectForMember } from './access.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { DATASET_STATUS_NAMES, statusName } from '../domain/documentStatus.ts';
 import { buildDocumentTable, csvRows, xlsxSheets, type DocumentTable, type TableLabelSet } from '../domain/documentTable.ts';
@@ -33,10 +33,10 @@ export interface DocumentExportFilter {
 }
 
 export class ExportService {
-  constructor(private readonly repos: Repos, private readonly projects: ProjectService) {}
+  constructor(private readonly repos: Repos) {}
 
   async projectCsv(user: UserRow, projectId: number): Promise<string> {
-    await this.projects.get(user, projectId);
+    await projectForMember(this.repos, user, projectId);
     const rows = await this.repos.annotations.exportRows(projectId);
     const out = [csvRecord(CSV_COLUMNS)];
     for (const r of rows) {
@@ -74,7 +74,7 @@ export class ExportService {
    * only) or one dataset status. `linkBase` + `#/documents/<id>` opens a document in the app.
    */
   async documentTable(user: UserRow, projectId: number, filter: DocumentExportFilter, linkBase: string): Promise<DocumentTable> {
-    await this.projects.get(user, projectId);
+    await projectForMember(this.repos, user, projectId);
     const categories = await this.repos.categories.inProject(projectId);
     if (filter.category !== undefined && !categories.some((c) => c.id === filter.category)) {
       throw ValidationError.of('category', `Invalid pk "${filter.category}" - object does not exist in this project.`);

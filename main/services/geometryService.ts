@@ -4,20 +4,19 @@ import type { Repos } from '../store/repositories/index.ts';
 import type { UserRow } from '../store/schema.ts';
 import type { PageSummary } from '../store/repositories/pageRepository.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
-import type { DocumentService } from './documentService.ts';
 import { charsInRects, pageWords, searchSpans, spansFromChars, type Rect, type Span } from '../domain/geometry.ts';
 import type { CharBox } from '../domain/geometry.ts';
-import { AuthenticationError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { readableDocument, readablePage } from './access.ts';
 
 export class GeometryService {
   constructor(
     private readonly repos: Repos,
     private readonly blobs: BlobStore,
-    private readonly documents: DocumentService,
   ) {}
 
   private async geometry(user: UserRow | undefined, documentId: number) {
-    const doc = await this.documents.readable(user, documentId);
+    const doc = await readableDocument(this.repos, user, documentId);
     const { chars, heights } = await this.repos.pages.charsForDocument(doc.id);
     return { doc, text: doc.text ?? '', chars, heights };
   }
@@ -47,7 +46,7 @@ export class GeometryService {
   }
 
   async pages(user: UserRow, documentId: number): Promise<PageSummary[]> {
-    const doc = await this.documents.readable(user, documentId);
+    const doc = await readableDocument(this.repos, user, documentId);
     return this.repos.pages.listForDocument(doc.id);
   }
 
@@ -67,10 +66,7 @@ export class GeometryService {
    * not theirs to learn.
    */
   async pageImage(user: UserRow | undefined, pageId: number, kind: 'image' | 'thumbnail'): Promise<string> {
-    const page = await this.repos.pages.findById(pageId);
-    if (!page && !user) throw new AuthenticationError();
-    if (!page) throw new NotFoundError('Page not found.');
-    await this.documents.readable(user, page.document_id);
+    const page = await readablePage(this.repos, user, pageId);
     const key = kind === 'image' ? page.image_blob : page.thumbnail_blob;
     if (!key || !this.blobs.exists(key)) throw new NotFoundError(`This page has no ${kind} yet.`);
     return this.blobs.pathOf(key);

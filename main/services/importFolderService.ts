@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Repos } from '../store/repositories/index.ts';
 import type { ImportFolderRow, UserRow } from '../store/schema.ts';
-import type { ProjectService } from './projectService.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { isMember, projectForOwner } from './access.ts';
 
 export interface ImportFolderInput {
   path?: string;
@@ -55,25 +55,24 @@ export function checkImportPath(raw: string, dataDir: string): string {
 export class ImportFolderService {
   constructor(
     private readonly repos: Repos,
-    private readonly projects: ProjectService,
     private readonly dataDir: string,
   ) {}
 
   async list(user: UserRow, projectId: number): Promise<ImportFolderRow[]> {
-    await this.projects.manage(user, projectId, MANAGE);
+    await projectForOwner(this.repos, user, projectId, MANAGE);
     return this.repos.importFolders.listByProject(projectId);
   }
 
   async get(user: UserRow, projectId: number, id: number): Promise<ImportFolderRow> {
-    await this.projects.manage(user, projectId, MANAGE);
+    await projectForOwner(this.repos, user, projectId, MANAGE);
     return this.folderOf(projectId, id);
   }
 
   async create(user: UserRow, projectId: number, input: ImportFolderInput & { path: string }): Promise<ImportFolderRow> {
-    await this.projects.manage(user, projectId, MANAGE);
+    await projectForOwner(this.repos, user, projectId, MANAGE);
     // The imports are this user's uploads, and uploading needs membership (an administrator manages a
     // project without being a member).
-    if (!(await this.repos.projects.roleOf(projectId, user.id))) {
+    if (!(await isMember(this.repos, user, projectId))) {
       throw ValidationError.of(
         'non_field_errors',
         `Files of an import folder are uploaded as the user who adds it, who must be a member of the project; add yourself as a member first (POST /api/v3/projects/${projectId}/members/).`,
@@ -85,7 +84,7 @@ export class ImportFolderService {
   }
 
   async update(user: UserRow, projectId: number, id: number, input: ImportFolderInput): Promise<ImportFolderRow> {
-    await this.projects.manage(user, projectId, MANAGE);
+    await projectForOwner(this.repos, user, projectId, MANAGE);
     const folder = await this.folderOf(projectId, id);
     const changes: { path?: string; category_id?: number | null; enabled?: number; last_error?: null; last_error_at?: null } = {};
     if (input.path !== undefined) {
@@ -99,7 +98,7 @@ export class ImportFolderService {
   }
 
   async remove(user: UserRow, projectId: number, id: number): Promise<void> {
-    await this.projects.manage(user, projectId, MANAGE);
+    await projectForOwner(this.repos, user, projectId, MANAGE);
     await this.folderOf(projectId, id);
     await this.repos.importFolders.remove(id);
   }

@@ -47,22 +47,22 @@ export function makeServices(deps: ServiceDeps) {
   const annotations = new AnnotationService(repos, uow);
   const { callbackPolicy } = deps;
   const readAgain = new ReadAgainService(repos, uow, deps.blobs, annotations, deps.dataDir, queue);
-  const documents = new DocumentService(repos, uow, deps.blobs, projects, annotations, queue, deps.pipeline, callbackPolicy && ((url) => callbackUrlProblem(url, callbackPolicy)));
+  const documents = new DocumentService(repos, uow, deps.blobs, annotations, queue, deps.pipeline, callbackPolicy && ((url) => callbackUrlProblem(url, callbackPolicy)));
   return {
     auth: new AuthService(repos, secret, { limits: deps.loginLimits }),
     users: new UserService(repos),
     projects,
     documents,
-    geometry: new GeometryService(repos, deps.blobs, documents),
-    exports: new ExportService(repos, projects),
-    segmentation: new SegmentationService(repos, deps.blobs, projects, documents),
+    geometry: new GeometryService(repos, deps.blobs),
+    exports: new ExportService(repos),
+    segmentation: new SegmentationService(repos, deps.blobs),
     annotations,
-    taxonomy: new TaxonomyService(repos, uow, projects),
+    taxonomy: new TaxonomyService(repos, uow),
     events: new EventService(repos),
     postprocess: new PostprocessService(repos, uow, deps.blobs, documents, readAgain, queue),
     readAgain,
-    aiModels: new AiModelService(repos, uow, deps.blobs, projects, deps.trainers, queue),
-    importFolders: new ImportFolderService(repos, projects, deps.dataDir),
+    aiModels: new AiModelService(repos, uow, deps.blobs, deps.trainers, queue),
+    importFolders: new ImportFolderService(repos, deps.dataDir),
   };
 }
 

@@ -11,7 +11,8 @@ import type { DocumentRow, DocumentSetRow, UserRow } from '../store/schema.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { DocumentView } from '../store/repositories/documentRepository.ts';
 import type { PostprocessRequest } from '../../shared/schemas/postprocess.ts';
-import { cleanFileName, visibleDocument, type DocumentService } from './documentService.ts';
+import { cleanFileName, type DocumentService } from './documentService.ts';
+import { documentForMember, recordForMember } from './access.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { composePdf, type OutputPage } from '../pipeline/postprocess.ts';
@@ -36,7 +37,7 @@ export class PostprocessService {
   ) {}
 
   async postprocess(user: UserRow, documentId: number, outputs: PostprocessRequest): Promise<DocumentView[]> {
-    const doc = await visibleDocument(this.repos, user, documentId);
+    const doc = await documentForMember(this.repos, user, documentId);
     if (doc.status !== DocumentStatus.DONE && doc.status !== DocumentStatus.WAITING_FOR_SPLITTING_CONFIRMATION) {
       throw ValidationError.of('non_field_errors', `The document cannot be post-processed while it is "${statusName(doc.status)}": wait until it is done.`);
     }
@@ -229,8 +230,7 @@ export class PostprocessService {
   }
 
   async documentSet(user: UserRow, id: number): Promise<{ set: DocumentSetRow; documents: number[] }> {
-    const set = await this.repos.aiModels.findDocumentSet(id);
-    if (!set || !(await this.repos.projects.isMember(set.project_id, user.id))) throw new NotFoundError('Document set not found.');
+    const set = await recordForMember(this.repos, user, await this.repos.aiModels.findDocumentSet(id), 'Document set');
     return { set, documents: await this.repos.documents.idsInSet(set.id) };
   }
 

@@ -1,11 +1,11 @@
-// Projects and membership. A project exists for a user only if they are a member or an administrator
-// (else 404). Roles: members upload, review, train and set up the taxonomy; owners and administrators
-// also change the project's settings and members and delete it. A project keeps at least one owner.
+// Projects and membership. Who may see and change a project (members, owners, administrators) is
+// decided in access.ts; here: the project's settings, its members, and that it keeps at least one owner.
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { ProjectRow, UserRow } from '../store/schema.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
 import type { MemberChange, MemberRow, ProjectRole } from '../store/repositories/projectRepository.ts';
-import { NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { isAdministrator, projectForField, projectForMember, projectForOwner, projectForViewer } from './access.ts';
 import { describeLanguages, resolveLanguages, type OcrLanguageStatus } from '../pipeline/languages.ts';
 
 /** What a project's create, PUT and PATCH may set besides its name. */
@@ -39,50 +39,22 @@ export class ProjectService {
    * and AIs still needs membership, which an administrator can give themselves (POST members).
    */
   list(user: UserRow, params: ListParams): Promise<Page<ProjectRow>> {
-    return this.repos.projects.list(user.is_admin ? undefined : user.id, params);
+    return this.repos.projects.list(isAdministrator(user) ? undefined : user.id, params);
   }
 
-  /**
-   * The project, when `user` is a member of it; otherwise 404 (its existence is not revealed). This is
-   * the check for a project's contents (documents, taxonomy, AIs, export), which other services use.
-   */
-  async get(user: UserRow, id: number): Promise<ProjectRow> {
-    const p = await this.repos.projects.findVisible(user.id, id);
-    if (!p) throw new NotFoundError('Project not found.');
-    return p;
+  /** The project for one of its members, else 404 (access.ts projectForMember). */
+  get(user: UserRow, id: number): Promise<ProjectRow> {
+    return projectForMember(this.repos, user, id);
   }
 
-  /**
-   * The project and the caller's role in it, for the project itself and its member list: members and
-   * administrators see it; anyone else gets the same 404 as for a project that does not exist.
-   */
-  async access(user: UserRow, id: number): Promise<{ project: ProjectRow; role: ProjectRole | undefined }> {
-    const project = await this.repos.projects.findById(id);
-    const role = project ? await this.repos.projects.roleOf(id, user.id) : undefined;
-    if (!project || (!role && !user.is_admin)) throw new NotFoundError('Project not found.');
-    return { project, role };
+  /** The project and the caller's role, for members and administrators, else 404 (access.ts projectForViewer). */
+  access(user: UserRow, id: number): Promise<{ project: ProjectRow; role: ProjectRole | undefined }> {
+    return projectForViewer(this.repos, user, id);
   }
 
-  /**
-   * For what only an owner or an administrator may do. A stranger still gets the 404 of `access`; a
-   * member learns who may do it instead. Also for the project's import folders (importFolderService.ts).
-   */
-  async manage(user: UserRow, id: number, action: string): Promise<ProjectRow> {
-    const { project, role } = await this.access(user, id);
-    if (role !== 'owner' && !user.is_admin) {
-      throw new PermissionError(`Only an owner of this project or an administrator can ${action}; you are a member.`);
-    }
-    return project;
-  }
-
-  /**
-   * For request bodies naming a project: a project the user cannot see is a 400 on that field,
-   * worded like any unknown id.
-   */
-  async getForField(user: UserRow, id: number, field = 'project'): Promise<ProjectRow> {
-    const p = await this.repos.projects.findVisible(user.id, id);
-    if (!p) throw ValidationError.of(field, `Invalid pk "${id}" - object does not exist.`);
-    return p;
+  /** A project named in a request body: a 400 on that field unless the user is a member (access.ts projectForField). */
+  getForField(user: UserRow, id: number, field = 'project'): Promise<ProjectRow> {
+    return projectForField(this.repos, user, id, field);
   }
 
   async create(user: UserRow, input: ProjectInput & { name: string }): Promise<ProjectRow> {
@@ -94,17 +66,17 @@ export class ProjectService {
   }
 
   async update(user: UserRow, id: number, input: ProjectInput): Promise<ProjectRow> {
-    await this.manage(user, id, "change the project's settings");
+    await projectForOwner(this.repos, user, id, "change the project's settings");
     return this.repos.projects.update(id, { name: input.name, ocrLanguages: this.ocrCodes(input.ocr_languages), splittingEnabled: input.splitting_enabled });
   }
 
   async remove(user: UserRow, id: number): Promise<void> {
-    await this.manage(user, id, 'delete the project');
+    await projectForOwner(this.repos, user, id, 'delete the project');
     await this.repos.projects.remove(id);
   }
 
   async members(user: UserRow, id: number): Promise<MemberRow[]> {
-    await this.access(user, id);
+    await projectForViewer(this.repos, user, id);
     return this.repos.projects.members(id);
   }
 
@@ -114,7 +86,7 @@ export class ProjectService {
    * repeated request never changes a role by surprise (PATCH does that).
    */
   async addMember(user: UserRow, id: number, email: string, role?: ProjectRole): Promise<MemberRow> {
-    await this.manage(user, id, 'add members');
+    await projectForOwner(this.repos, user, id, 'add members');
     const member = await this.repos.users.findByEmail(email);
     if (!member) throw ValidationError.of('email', `No user with the email ${email}.`);
     return this.addExisting(id, member, role, (current) =>
@@ -137,15 +109,15 @@ export class ProjectService {
   }
 
   async setRole(user: UserRow, id: number, memberId: number, role: ProjectRole): Promise<MemberRow> {
-    await this.manage(user, id, "change members' roles");
+    await projectForOwner(this.repos, user, id, "change members' roles");
     this.changed(await this.repos.projects.setRole(id, memberId, role), 'That user is not a member of this project.', 'role');
     return this.memberOf(id, memberId);
   }
 
   /** Owners and administrators remove anyone; a member may remove only themselves (leave the project). */
   async removeMember(user: UserRow, id: number, memberId: number): Promise<void> {
-    if (memberId === user.id) await this.access(user, id);
-    else await this.manage(user, id, 'remove members');
+    if (memberId === user.id) await projectForViewer(this.repos, user, id);
+    else await projectForOwner(this.repos, user, id, 'remove members');
     this.changed(await this.repos.projects.removeMember(id, memberId), 'That user is not a member of this project.', 'user');
   }
 

@@ -7,7 +7,7 @@ import type { DocumentRow, UserRow } from '../store/schema.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { OcrPool } from '../pipeline/ocr/ocrPool.ts';
 import type { ReadAgainRequest, ReadRegionRequest } from '../../shared/schemas/readAgain.ts';
-import { visibleDocument } from './documentService.ts';
+import { documentForMember } from './access.ts';
 import type { AnnotationService, AnnotationView } from './annotationService.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { DocumentStatus, statusName } from '../domain/documentStatus.ts';
@@ -77,7 +77,7 @@ export class ReadAgainService {
 
   /** POST documents/<id>/read-again/: queues the job; the document goes back through processing. */
   async readDocument(user: UserRow, id: number, body: ReadAgainRequest): Promise<DocumentRow> {
-    const doc = await visibleDocument(this.repos, user, id);
+    const doc = await documentForMember(this.repos, user, id);
     this.assertDone(doc);
     const langs = await this.languages(doc, body.ocr_languages);
     await this.uow(async (r) => {
@@ -147,7 +147,7 @@ export class ReadAgainService {
 
   /** POST documents/<id>/read-region/: reads the region now; merges what it finds into the document. */
   async readRegion(user: UserRow, id: number, body: ReadRegionRequest): Promise<RegionResult> {
-    const doc = await visibleDocument(this.repos, user, id);
+    const doc = await documentForMember(this.repos, user, id);
     this.assertDone(doc);
     if (body.page_index >= doc.number_of_pages) {
       throw ValidationError.of('page_index', `Document ${doc.id} has ${doc.number_of_pages} page${doc.number_of_pages === 1 ? '' : 's'} (page_index 0 to ${doc.number_of_pages - 1}).`);

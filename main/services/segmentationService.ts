@@ -5,11 +5,10 @@ import type { UserRow } from '../store/schema.ts';
 import type { PageSummary } from '../store/repositories/pageRepository.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { CharBox } from '../domain/geometry.ts';
-import type { DocumentService } from './documentService.ts';
-import type { ProjectService } from './projectService.ts';
 import { segmentPage, textBoxes, type PageFrame, type SegmentElement } from '../domain/layoutSegmentation.ts';
 import { findFigures } from '../pipeline/figures.ts';
 import { NotFoundError } from '../domain/errors.ts';
+import { projectForMember, readableDocument } from './access.ts';
 
 /** Pages segmented at once: image decoding runs on sharp's threads, so a few pages overlap usefully. */
 const PAGES_AT_ONCE = 4;
@@ -18,8 +17,6 @@ export class SegmentationService {
   constructor(
     private readonly repos: Repos,
     private readonly blobs: BlobStore,
-    private readonly projects: ProjectService,
-    private readonly documents: DocumentService,
   ) {}
 
   /**
@@ -28,8 +25,8 @@ export class SegmentationService {
    * has no stored pages: an empty list for each page it is known to have, often none at all.
    */
   async document(user: UserRow, projectId: number, documentId: number): Promise<SegmentElement[][]> {
-    const project = await this.projects.get(user, projectId);
-    const doc = await this.documents.readable(user, documentId);
+    const project = await projectForMember(this.repos, user, projectId);
+    const doc = await readableDocument(this.repos, user, documentId);
     if (doc.project_id !== project.id) throw new NotFoundError('Document not found.');
     const pages = await this.repos.pages.listForDocument(doc.id);
     if (!pages.length) return Array.from({ length: doc.number_of_pages ?? 0 }, () => []);

@@ -1,5 +1,6 @@
-// Categories, labels and label sets: project access, the category/default-label-set pairing, label
-// memberships and the checks on ids named in bodies. Every multi-row write runs in one unit of work.
+// Categories, labels and label sets, for the members of their project (access.ts): the category/default-
+// label-set pairing, label memberships and the checks on ids named in bodies. Every multi-row write runs
+// in one unit of work.
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { UserRow } from '../store/schema.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
@@ -7,8 +8,8 @@ import type { CategoryView } from '../store/repositories/categoryRepository.ts';
 import type { LabelView, LabelValues } from '../store/repositories/labelRepository.ts';
 import type { LabelSetView } from '../store/repositories/labelSetRepository.ts';
 import { labelDataType, type CategoryInput, type LabelInput, type LabelSetInput } from '../../shared/schemas/taxonomy.ts';
-import { HttpError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import type { ProjectService } from './projectService.ts';
+import { HttpError, ValidationError } from '../domain/errors.ts';
+import { projectForField, recordForMember } from './access.ts';
 
 const DEFAULT_THRESHOLD = 0.1;
 
@@ -50,14 +51,7 @@ export class TaxonomyService {
   constructor(
     private readonly repos: Repos,
     private readonly uow: UnitOfWork,
-    private readonly projects: ProjectService,
   ) {}
-
-  /** The record when the user is a member of its project; otherwise 404, as for an unknown id. */
-  private async visible<T extends { project_id: number }>(user: UserRow, row: T | undefined, what: string): Promise<T> {
-    if (!row || !(await this.repos.projects.isMember(row.project_id, user.id))) throw new NotFoundError(`${what} not found.`);
-    return row;
-  }
 
   // ---- categories ----
 
@@ -66,11 +60,11 @@ export class TaxonomyService {
   }
 
   async getCategory(user: UserRow, id: number): Promise<CategoryView> {
-    return this.visible(user, await this.repos.categories.findById(id), 'Category');
+    return recordForMember(this.repos, user, await this.repos.categories.findById(id), 'Category');
   }
 
   async createCategory(user: UserRow, input: { project: number; name: string }): Promise<CategoryView> {
-    const project = await this.projects.getForField(user, input.project);
+    const project = await projectForField(this.repos, user, input.project);
     const row = await this.uow(async (r) => {
       await this.checkLabelSetName(r, project.id, input.name, 'category');
       return r.categories.create(project.id, input.name);
@@ -103,11 +97,11 @@ export class TaxonomyService {
   }
 
   async getLabel(user: UserRow, id: number): Promise<LabelView> {
-    return this.visible(user, await this.repos.labels.findById(id), 'Label');
+    return recordForMember(this.repos, user, await this.repos.labels.findById(id), 'Label');
   }
 
   async createLabel(user: UserRow, input: LabelInput & { project: number }): Promise<LabelView> {
-    const project = await this.projects.getForField(user, input.project);
+    const project = await projectForField(this.repos, user, input.project);
     const id = await this.uow(async (r) => {
       const values = this.labelValues(input, true) as LabelValues;
       await this.checkLabelName(r, project.id, values.name);
@@ -204,11 +198,11 @@ export class TaxonomyService {
   }
 
   async getLabelSet(user: UserRow, id: number): Promise<LabelSetView> {
-    return this.visible(user, await this.repos.labelSets.findById(id), 'Label set');
+    return recordForMember(this.repos, user, await this.repos.labelSets.findById(id), 'Label set');
   }
 
   async createLabelSet(user: UserRow, input: LabelSetInput & { project: number; name: string }): Promise<LabelSetView> {
-    const project = await this.projects.getForField(user, input.project);
+    const project = await projectForField(this.repos, user, input.project);
     const id = await this.uow(async (r) => {
       await this.checkLabelSetLinks(r, project.id, input);
       await this.checkLabelSetName(r, project.id, input.name, 'label set');

@@ -44,3 +44,33 @@ export class TooManyRequestsError extends HttpError {
     super(429, detail);
   }
 }
+
+/*
+ * Constraints the database refused, in the domain's words: the store translates its driver's errors
+ * into these (store/errors.ts), so nothing above main/store knows a driver's error codes.
+ */
+
+/** A write would repeat a value that must be unique (400: the record already exists). */
+export class UniqueViolation extends Error {
+  /** `columns` as "table.column", when the driver names them. */
+  constructor(public readonly columns: string[], options?: ErrorOptions) {
+    super(`A record with these values already exists${columns.length ? ` (${columns.join(', ')})` : ''}.`, options);
+  }
+}
+
+/** A write refers to a record that does not exist, or a delete would leave references to it (400). */
+export class ReferenceViolation extends Error {
+  constructor(options?: ErrorOptions) {
+    super('The request refers to a record that does not exist.', options);
+  }
+}
+
+/**
+ * A CHECK or NOT NULL constraint failed: the services validate every input first, so this is Folio's
+ * mistake, not the client's, and answers 500 with the details in the log.
+ */
+export class IntegrityViolation extends Error {
+  constructor(public readonly constraint: 'check' | 'not-null', public readonly columns: string[], options?: ErrorOptions) {
+    super(`A ${constraint} constraint failed${columns.length ? ` on ${columns.join(', ')}` : ''}.`, options);
+  }
+}

@@ -1,7 +1,16 @@
 // Maps every error to its status and body (compat.md): the API answers 4xx with a reason, never a
 // bare 500 for a client's mistake.
 import type { ErrorRequestHandler } from 'express';
-import { AuthenticationError, HttpError, NotFoundError, PermissionError, TooManyRequestsError, ValidationError } from '../domain/errors.ts';
+import {
+  AuthenticationError,
+  HttpError,
+  NotFoundError,
+  PermissionError,
+  ReferenceViolation,
+  TooManyRequestsError,
+  UniqueViolation,
+  ValidationError,
+} from '../domain/errors.ts';
 import { FileRejectedError } from '../pipeline/errors.ts';
 
 interface BodyParserError extends Error {
@@ -22,6 +31,10 @@ export function errorResponse(err: unknown): { status: number; body: Record<stri
   if (err instanceof TooManyRequestsError) return { status: 429, body: { detail: err.message }, headers: { 'Retry-After': String(err.retryAfterSeconds) } };
   if (err instanceof HttpError) return { status: err.status, body: { detail: err.message, ...err.extra } };
   if (err instanceof FileRejectedError) return { status: err.status, body: err.body };
+  // Constraints the database refused (the store's translation of its driver's errors); the columns stay
+  // in the log, not in the answer. IntegrityViolation (CHECK, NOT NULL) is Folio's mistake: a 500.
+  if (err instanceof ReferenceViolation) return { status: 400, body: { detail: 'The request refers to a record that does not exist.' } };
+  if (err instanceof UniqueViolation) return { status: 400, body: { detail: 'A record with these values already exists.' } };
 
   const e = err as BodyParserError;
   switch (e?.type) {
@@ -44,12 +57,6 @@ export function errorResponse(err: unknown): { status: number; body: Record<stri
   // busboy's words for a broken multipart body (a missing boundary, a cut-off or malformed part).
   if (typeof e?.message === 'string' && /^(Multipart: |Malformed part header|Unexpected end of form)/.test(e.message)) {
     return { status: 400, body: { detail: `Malformed multipart body: ${e.message}` } };
-  }
-  if (e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
-    return { status: 400, body: { detail: 'The request refers to a record that does not exist.' } };
-  }
-  if (e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-    return { status: 400, body: { detail: 'A record with these values already exists.' } };
   }
   return { status: 500, body: { detail: 'Internal server error. The details are in the Folio log.' } };
 }

@@ -4,6 +4,7 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrations as allMigrations, type Migration } from './migrations/index.ts';
 import type { ChangeStamp } from './changeStamp.ts';
+import { translateSqliteError, translatingErrors } from './errors.ts';
 
 export type Db = Kysely<Database>;
 
@@ -54,7 +55,8 @@ export function openStore(file: string): OpenedStore {
   sqlite.pragma('busy_timeout = 5000');
   let queries = 0;
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    // Constraint errors leave the store as domain errors (errors.ts).
+    dialect: translatingErrors(new SqliteDialect({ database: withStatementCache(sqlite) }), translateSqliteError),
     // Failed queries surface as errors where they are handled (many are expected constraint checks).
     log: (event) => {
       if (event.level === 'query') queries++;

@@ -6,7 +6,8 @@
 // seconds, pages per minute, peak memory, where Folio's time per page goes (rendering, orientation,
 // preprocessing, OCR, searchable PDF), the aims with met / not met, the load average (figures compare only
 // within one run), and what reading a 150-page born-digital PDF's text takes from the event loop.
-// BENCH_LARGE_PAGES=0 skips the 100-page run; BENCH_PAGES changes the 10.
+// BENCH_LARGE_PAGES=0 skips the 100-page run; BENCH_PAGES changes the 10; BENCH_ENGINES=native,wasm limits
+// the engines measured through the pool (the photo readers take about a minute a page).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -324,7 +325,8 @@ async function main() {
     console.log('OCR engines through the pool...');
     const defaultEngine = selectEngine().name;
     const engines: { name: string; version?: string; missing?: string; one?: Awaited<ReturnType<typeof poolRun>>; two?: Awaited<ReturnType<typeof poolRun>> }[] = [];
-    for (const e of knownEngines()) {
+    const only = process.env.BENCH_ENGINES?.split(',');
+    for (const e of knownEngines().filter((k) => !only || only.includes(k.name))) {
       if (!e.engine) {
         engines.push({ name: e.name, missing: e.missing });
         continue;

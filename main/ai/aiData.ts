@@ -17,7 +17,7 @@ export async function extractionSchema(repos: Repos, categoryId: number): Promis
   const labels = await repos.labels.findByIds(labelIds);
   const setIds = new Set(sets.map((s) => s.id));
   return {
-    labelSets: sets.map((s) => ({ id: s.id, name: s.name, hasMultipleSections: s.has_multiple_sections === 1 })),
+    labelSets: sets.map((s) => ({ id: s.id, name: s.name, hasMultipleSections: s.has_multiple_sections })),
     labels: labels.map((l) => ({
       id: l.id,
       name: l.name,
@@ -44,7 +44,7 @@ export async function trainingDocument(repos: Repos, doc: DocumentRow): Promise<
   const annotations: TrainingAnnotation[] = [];
   for (const a of rows) {
     // The review state from the stored flags (as services/annotationService.ts's stateOf; ai/ imports no service).
-    const state = reviewState({ origin: a.origin, revised: a.revised === 1, isCorrect: a.is_correct === 1 });
+    const state = reviewState({ origin: a.origin, revised: a.revised, isCorrect: a.is_correct });
     if (state === 'Feedback required' || a.start_offset === null || a.end_offset === null) continue;
     const spans = parseSpans(a.spans)
       .filter((s) => s.start_offset !== null && s.end_offset !== null)

@@ -120,7 +120,7 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
         categoryName: category?.name ?? null,
         projectName: project?.name ?? '',
         succeeded: ai.status === 'done',
-        active: ai.active === 1,
+        active: ai.active,
         reason: ai.error,
       });
       await deps.mailer.send({ to: requester.email, ...content, kind: 'training' });

@@ -159,6 +159,6 @@ export function spanColumns(spans: StoredSpan[]) {
     offset_string: spans.map((s) => s.offset_string).filter(Boolean).join(' '),
     start_offset: starts.length ? Math.min(...starts) : null,
     end_offset: ends.length ? Math.max(...ends) : null,
-    custom_offset_string: spans.some((s) => s.offset_string !== s.offset_string_original) ? 1 : 0,
+    custom_offset_string: spans.some((s) => s.offset_string !== s.offset_string_original),
   };
 }

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { AiModel } from '../../shared/schemas/ais.ts';
 import type { AiModelRow } from '../store/schema.ts';
-import { bool, isoOut } from './dto.ts';
+import { isoOut } from './dto.ts';
 
 const parseJson = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
 
@@ -20,7 +20,7 @@ export function aiModelOut(ai: AiModelRow): z.infer<typeof AiModel> {
     progress: ai.progress,
     stage: ai.stage,
     error: ai.error,
-    active: bool(ai.active),
+    active: ai.active,
     origin: ai.origin,
     evaluation: parseJson(ai.evaluation) as z.infer<typeof AiModel>['evaluation'],
     training,

@@ -6,16 +6,16 @@ import type { LabelRow, LabelSetRow, MissingAnnotationRow } from '../store/schem
 import type { AnnotationWithSet } from '../store/repositories/annotationRepository.ts';
 import { stateOf, type DocumentTree, type Refs } from '../services/annotationService.ts';
 import { parseSpans, type StoredSpan } from '../domain/spans.ts';
-import { bool, isoOut } from './dto.ts';
+import { isoOut } from './dto.ts';
 
 export const labelRefOut = (l: LabelRow) => ({ id: l.id, name: l.name, data_type: l.data_type });
 
 export const labelSetRefOut = (ls: LabelSetRow) => ({
   id: ls.id,
   name: ls.name,
-  has_multiple_sections: bool(ls.has_multiple_sections),
-  has_multiple_annotation_sets: bool(ls.has_multiple_sections),
-  is_default: bool(ls.is_default),
+  has_multiple_sections: ls.has_multiple_sections,
+  has_multiple_annotation_sets: ls.has_multiple_sections,
+  is_default: ls.is_default,
 });
 
 const spanOut = (s: StoredSpan) => ({ ...s, custom_offset_string: s.offset_string !== s.offset_string_original });
@@ -32,15 +32,15 @@ export function annotationOut(a: AnnotationWithSet, refs: Refs): z.infer<typeof 
     span: spans.map(spanOut),
     offset_string: a.offset_string,
     offset_string_original: spans.map((s) => s.offset_string_original).filter(Boolean).join(' '),
-    custom_offset_string: bool(a.custom_offset_string),
+    custom_offset_string: a.custom_offset_string,
     start_offset: a.start_offset,
     end_offset: a.end_offset,
-    is_correct: bool(a.is_correct),
-    revised: bool(a.revised),
-    is_revised: bool(a.revised),
+    is_correct: a.is_correct,
+    revised: a.revised,
+    is_revised: a.revised,
     confidence: a.confidence,
     origin: a.origin,
-    is_typed: bool(a.is_typed),
+    is_typed: a.is_typed,
     review_state: stateOf(a),
     normalized: a.normalized === null ? null : (JSON.parse(a.normalized) as number | string | boolean | null),
     created_by: a.created_by,

@@ -7,7 +7,7 @@ import type { DocumentListRow } from '../store/repositories/documentRepository.t
 import type { DocumentDetailView } from '../services/documentService.ts';
 import { labelingAvailable, statusPair } from '../domain/documentStatus.ts';
 import type { ProposedDocument } from '../ai/analysis.ts';
-import { bool, isoOut } from './dto.ts';
+import { isoOut } from './dto.ts';
 import { annotationSetsOut } from './annotations.ts';
 import { documentOcrEngine, pageOut } from './geometry.ts';
 
@@ -24,14 +24,14 @@ export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentList
     callback_url: d.callback_url,
     category: d.category_id,
     category_confidence: d.category_confidence,
-    category_is_revised: bool(d.category_is_revised),
+    category_is_revised: d.category_is_revised,
     dataset_status: d.dataset_status,
     status: statusPair(d.status),
     status_data: d.status,
     status_reason: d.status_reason,
     labeling_available: labelingAvailable(d.status),
-    is_reviewed: bool(d.is_reviewed),
-    is_public: bool(d.is_public),
+    is_reviewed: d.is_reviewed,
+    is_public: d.is_public,
     proposed_split: d.proposed_split === null ? null : (JSON.parse(d.proposed_split) as ProposedDocument[]),
     extraction_ai: d.extraction_ai_id,
     document_set: d.document_set_id,

@@ -11,5 +11,3 @@ export function isoOut(t: string | null): string | null;
 export function isoOut(t: string | null): string | null {
   return t === null ? null : t.endsWith('Z') ? `${t.slice(0, -1)}+00:00` : t;
 }
-
-export const bool = (v: number): boolean => v === 1;

@@ -2,7 +2,6 @@
 // main/mappers: dto.ts.
 import type { PageSummary } from '../store/repositories/pageRepository.ts';
 import type { Span } from '../domain/geometry.ts';
-import { bool } from './dto.ts';
 
 export const pageOut = (p: PageSummary) => {
   const image = p.image_blob ? `/page/show-image/${p.id}/` : null;
@@ -13,7 +12,7 @@ export const pageOut = (p: PageSummary) => {
     original_size: [p.width_pt, p.height_pt] as [number, number],
     size: p.image_width && p.image_height ? ([p.image_width, p.image_height] as [number, number]) : null,
     rotation: p.rotation,
-    ocr: bool(p.ocr),
+    ocr: p.ocr,
     image_url: image,
     page_image: image,
     thumbnail_url: p.thumbnail_blob ? `/page/show-thumbnail/${p.id}/` : null,

@@ -1,14 +1,14 @@
 // Import folders (README "Import folders") as the API shows them. Why mappers live in main/mappers: dto.ts.
 import type { ImportFolder } from '../../shared/schemas/importFolders.ts';
 import type { ImportFolderRow } from '../store/schema.ts';
-import { bool, isoOut } from './dto.ts';
+import { isoOut } from './dto.ts';
 
 export const importFolderOut = (f: ImportFolderRow): ImportFolder => ({
   id: f.id,
   project: f.project_id,
   category: f.category_id,
   path: f.path,
-  enabled: bool(f.enabled),
+  enabled: f.enabled,
   created_by: f.created_by,
   last_scan_at: isoOut(f.last_scan_at),
   last_error: f.last_error,

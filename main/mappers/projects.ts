@@ -8,7 +8,7 @@ export const projectOut = (p: ProjectRow) => ({
   name: p.name,
   created_by: p.created_by,
   ocr_languages: JSON.parse(p.ocr_languages) as string[],
-  splitting_enabled: p.splitting_enabled === 1,
+  splitting_enabled: p.splitting_enabled,
   created_at: isoOut(p.created_at),
   updated_at: isoOut(p.updated_at),
 });

@@ -4,7 +4,7 @@ import type { LabelDataType } from '../../shared/schemas/taxonomy.ts';
 import type { CategoryView } from '../store/repositories/categoryRepository.ts';
 import type { LabelView } from '../store/repositories/labelRepository.ts';
 import type { LabelSetView } from '../store/repositories/labelSetRepository.ts';
-import { bool, isoOut } from './dto.ts';
+import { isoOut } from './dto.ts';
 
 /**
  * The name a client uses as an attribute (the service's SDK reads `category.<api_name>`): the name with
@@ -63,9 +63,9 @@ export const labelSetOut = (s: LabelSetView) => ({
   project: s.project_id,
   categories: s.category_ids,
   labels: s.label_ids,
-  has_multiple_sections: bool(s.has_multiple_sections),
-  has_multiple_annotation_sets: bool(s.has_multiple_sections),
-  is_default: bool(s.is_default),
+  has_multiple_sections: s.has_multiple_sections,
+  has_multiple_annotation_sets: s.has_multiple_sections,
+  is_default: s.is_default,
   created_at: isoOut(s.created_at),
   updated_at: isoOut(s.updated_at),
 });

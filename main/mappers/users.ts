@@ -9,6 +9,6 @@ export const userOut = (u: UserRow): z.infer<typeof User> => ({
   username: u.email,
   email: u.email,
   name: u.name,
-  is_admin: u.is_admin === 1,
+  is_admin: u.is_admin,
   created_at: isoOut(u.created_at),
 });

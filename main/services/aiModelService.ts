@@ -124,11 +124,11 @@ export class AiModelService {
       if (changes.name !== undefined || changes.description !== undefined) {
         await r.aiModels.update(id, { name: changes.name ?? ai.name, description: changes.description ?? ai.description });
       }
-      if (changes.active === true && ai.active !== 1) {
+      if (changes.active === true && !ai.active) {
         if (ai.status !== 'done') throw ValidationError.of('active', `Only a finished AI can be active; this one is ${ai.status}.`);
         await r.aiModels.activate(ai);
       }
-      if (changes.active === false && ai.active === 1) await r.aiModels.update(id, { active: 0 });
+      if (changes.active === false && ai.active) await r.aiModels.update(id, { active: false });
     });
     return (await this.repos.aiModels.findById(id))!;
   }

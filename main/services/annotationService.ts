@@ -57,7 +57,7 @@ export interface MachineAnnotationInput {
 }
 
 export const stateOf = (a: Pick<AnnotationRow, 'origin' | 'revised' | 'is_correct'>): ReviewState =>
-  reviewState({ origin: a.origin, revised: a.revised === 1, isCorrect: a.is_correct === 1 });
+  reviewState({ origin: a.origin, revised: a.revised, isCorrect: a.is_correct });
 
 const unknownPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
 
@@ -163,11 +163,11 @@ export class AnnotationService {
       label_id: label.id,
       ...columns,
       normalized: normalizedColumn(columns.offset_string, input.dataType ?? label.data_type),
-      is_correct: input.isCorrect ? 1 : 0,
-      revised: input.revised ? 1 : 0,
+      is_correct: input.isCorrect,
+      revised: input.revised,
       confidence: input.confidence,
       origin: input.origin,
-      is_typed: input.typed ? 1 : 0,
+      is_typed: input.typed,
       created_by: input.userId,
       revised_by: input.revised ? input.userId : null,
     });
@@ -265,7 +265,7 @@ export class AnnotationService {
       // Naming the label set the annotation is already in keeps it in its set rather than opening another.
       if (annotationSetId === null && labelSetId === a.label_set_id) annotationSetId = a.annotation_set_id;
       const setId = await this.resolveSet(r, doc, label, annotationSetId, labelSetId, 'annotation');
-      const typed = body.is_typed ?? a.is_typed === 1;
+      const typed = body.is_typed ?? a.is_typed;
       const spans = typed ? this.typedStoredSpans(doc, body.span) : await this.storedSpans(r, doc, body.span, parseSpans(a.spans));
       await this.assertNotDuplicate(r, doc.id, label, spans, a.id);
       const revised = body.is_revised ?? body.revised ?? false;
@@ -275,11 +275,11 @@ export class AnnotationService {
         annotation_set_id: setId,
         ...columns,
         normalized: normalizedColumn(columns.offset_string, label.data_type),
-        is_correct: (body.is_correct ?? true) ? 1 : 0,
-        revised: revised ? 1 : 0,
+        is_correct: (body.is_correct ?? true),
+        revised: revised,
         revised_by: revised ? user.id : null,
         confidence: body.confidence ?? null,
-        is_typed: typed ? 1 : 0,
+        is_typed: typed,
       });
       const row = (await r.annotations.findAnnotation(a.id))!;
       await this.afterWrite(r, row);
@@ -464,10 +464,10 @@ export class AnnotationService {
     // A set of a repeating label set left with nothing in it (its annotations deleted, an undo in review)
     // is not shown: it would only add unfilled labels that block the review. The set stays in the store, so
     // a request naming it still works; without other sets its label set shows as a potential set again.
-    const shown = sets.filter((s) => usedLabelsOfSet.has(s.id) || labelSetById.get(s.label_set_id)?.has_multiple_sections !== 1);
+    const shown = sets.filter((s) => usedLabelsOfSet.has(s.id) || labelSetById.get(s.label_set_id)?.has_multiple_sections !== true);
     const out: TreeSet[] = shown.map((s) => ({ annotationSet: s, labelSet: labelSetById.get(s.label_set_id)!, labels: treeLabels(s.id, s.label_set_id) }));
     const present = new Set(shown.map((s) => s.label_set_id));
-    const potential = labelSets.filter((ls) => !present.has(ls.id)).sort((a, b) => b.is_default - a.is_default || a.id - b.id);
+    const potential = labelSets.filter((ls) => !present.has(ls.id)).sort((a, b) => Number(b.is_default) - Number(a.is_default) || a.id - b.id);
     for (const ls of potential) out.push({ annotationSet: null, labelSet: ls, labels: treeLabels(null, ls.id) });
     return { sets: out, refs: { labels, labelSets: labelSetById } };
   }
@@ -477,7 +477,7 @@ export class AnnotationService {
     return tree.sets.map((s) => ({
       annotationSetId: s.annotationSet?.id ?? null,
       labelSetName: s.labelSet.name,
-      hasMultipleSections: s.labelSet.has_multiple_sections === 1,
+      hasMultipleSections: s.labelSet.has_multiple_sections,
       labels: s.labels.map((l) => ({ name: l.label.name, status: l.status, annotations: l.annotations.map((a) => ({ id: a.id, state: stateOf(a) })) })),
     }));
   }
@@ -486,7 +486,7 @@ export class AnnotationService {
 
   /** Spec 3.1: a reviewed document is locked until is_reviewed is set back to false. */
   private assertUnlocked(doc: DocumentRow): void {
-    if (doc.is_reviewed === 1) {
+    if (doc.is_reviewed) {
       throw new PermissionError(`Document ${doc.id} is reviewed and its annotations are locked: set is_reviewed to false first.`);
     }
   }
@@ -533,7 +533,7 @@ export class AnnotationService {
         id: ls.id,
         name: ls.name,
         projectId: ls.project_id,
-        hasMultipleSections: ls.has_multiple_sections === 1,
+        hasMultipleSections: ls.has_multiple_sections,
         categoryIds: ls.category_ids,
         labelIds: ls.label_ids,
       },
@@ -584,10 +584,10 @@ export class AnnotationService {
   /** The columns a review action changes; revised_by names whoever left the annotation revised. */
   private reviewChanges(user: UserRow, a: AnnotationRow, isCorrect: boolean | undefined, revised: boolean | undefined): AnnotationChanges {
     if (isCorrect === undefined && revised === undefined) return {};
-    const nowRevised = revised ?? a.revised === 1;
+    const nowRevised = revised ?? a.revised;
     return {
-      ...(isCorrect !== undefined ? { is_correct: isCorrect ? 1 : 0 } : {}),
-      ...(revised !== undefined ? { revised: revised ? 1 : 0 } : {}),
+      ...(isCorrect !== undefined ? { is_correct: isCorrect } : {}),
+      ...(revised !== undefined ? { revised } : {}),
       revised_by: nowRevised ? user.id : null,
     };
   }

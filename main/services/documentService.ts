@@ -113,13 +113,13 @@ export class DocumentService {
           file_size: blob.size,
           status: DocumentStatus.QUEUING_FOR_OCR,
           dataset_status: input.dataset_status ?? DatasetStatus.NONE,
-          is_reviewed: 0,
+          is_reviewed: false,
           number_of_pages: 0,
           assignee_id: assigneeId,
           callback_url: input.callback_url ?? null,
           created_by: user.id,
           // "Revised" records a later correction (PATCH); a category named at upload is simply the category.
-          category_is_revised: 0,
+          category_is_revised: false,
           created_at: t,
           updated_at: t,
         });
@@ -204,9 +204,9 @@ export class DocumentService {
         throw ValidationError.of('non_field_errors', `The category "${category?.name ?? current.category_id}" has no active extraction AI: train one on the AI tab first.`);
       }
       for (const a of await r.annotations.annotationsOfDocument(doc.id)) {
-        if (a.origin === 'machine' && a.revised === 0) await r.annotations.removeAnnotation(a.id);
+        if (a.origin === 'machine' && !a.revised) await r.annotations.removeAnnotation(a.id);
       }
-      await r.documents.update(doc.id, { status: DocumentStatus.QUEUING_FOR_EXTRACTION, status_reason: null, is_reviewed: 0 });
+      await r.documents.update(doc.id, { status: DocumentStatus.QUEUING_FOR_EXTRACTION, status_reason: null, is_reviewed: false });
       // Queued with the status change: the job commits with it, or neither does.
       await enqueueAnalysis(this.queue, r, (await r.documents.findById(doc.id))!, { splitting: false });
     });
@@ -246,7 +246,7 @@ export class DocumentService {
       const categoryId = c.category === null ? null : await this.categoryOf(r, doc.project_id, c.category);
       if (categoryId !== doc.category_id) {
         update.category_id = categoryId;
-        update.category_is_revised = 1;
+        update.category_is_revised = true;
         if (categoryId !== null && doc.status === DocumentStatus.DONE) Object.assign(update, await this.extractionForCategory(r, doc, categoryId));
       }
     }
@@ -257,8 +257,8 @@ export class DocumentService {
       this.checkCallbackUrl(c.callback_url);
       update.callback_url = c.callback_url;
     }
-    if (c.is_public !== undefined) update.is_public = c.is_public ? 1 : 0;
-    if (c.is_reviewed !== undefined) update.is_reviewed = c.is_reviewed ? 1 : 0;
+    if (c.is_public !== undefined) update.is_public = c.is_public;
+    if (c.is_reviewed !== undefined) update.is_reviewed = c.is_reviewed;
     await r.documents.update(doc.id, update);
 
     if (c.is_reviewed) {
@@ -276,12 +276,12 @@ export class DocumentService {
    */
   private async extractionForCategory(r: Repos, doc: DocumentRow, categoryId: number): Promise<DocumentUpdate> {
     if (!(await r.aiModels.findActive('extraction', doc.project_id, categoryId))) return {};
-    const proposals = (await r.annotations.annotationsOfDocument(doc.id)).filter((a) => a.origin === 'machine' && a.revised === 0);
+    const proposals = (await r.annotations.annotationsOfDocument(doc.id)).filter((a) => a.origin === 'machine' && !a.revised);
     for (const a of proposals) await r.annotations.removeAnnotation(a.id);
     await r.annotations.removeEmptySets(doc.id, [...new Set(proposals.map((a) => a.annotation_set_id))]);
-    await r.documents.update(doc.id, { category_id: categoryId, category_is_revised: 1 });
+    await r.documents.update(doc.id, { category_id: categoryId, category_is_revised: true });
     const changed = (await r.documents.findById(doc.id))!;
-    return { status: await enqueueAnalysis(this.queue, r, changed, { splitting: false }), is_reviewed: 0, extraction_ai_id: null };
+    return { status: await enqueueAnalysis(this.queue, r, changed, { splitting: false }), is_reviewed: false, extraction_ai_id: null };
   }
 
   async remove(user: UserRow, id: number): Promise<void> {

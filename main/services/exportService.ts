@@ -99,7 +99,7 @@ export class ExportService {
     const labelSets: TableLabelSet[] = [...new Map(order.map((s) => [s.id, s])).values()].map((s) => ({
       id: s.id,
       name: s.name,
-      repeating: s.has_multiple_sections === 1,
+      repeating: s.has_multiple_sections,
       labels: [...s.label_ids].sort((a, b) => a - b).map((id) => ({ id, name: labels.get(id)!.name })),
     }));
 

@@ -86,13 +86,13 @@ export class ImportFolderService {
   async update(user: UserRow, projectId: number, id: number, input: ImportFolderInput): Promise<ImportFolderRow> {
     await projectForOwner(this.repos, user, projectId, MANAGE);
     const folder = await this.folderOf(projectId, id);
-    const changes: { path?: string; category_id?: number | null; enabled?: number; last_error?: null; last_error_at?: null } = {};
+    const changes: { path?: string; category_id?: number | null; enabled?: boolean; last_error?: null; last_error_at?: null } = {};
     if (input.path !== undefined) {
       const real = await this.usablePath(projectId, input.path, folder.id);
       if (real !== folder.path) Object.assign(changes, { path: real, last_error: null, last_error_at: null });
     }
     if (input.category !== undefined) changes.category_id = input.category === null ? null : await this.categoryOf(projectId, input.category);
-    if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0;
+    if (input.enabled !== undefined) changes.enabled = input.enabled;
     await this.repos.importFolders.update(id, changes);
     return (await this.repos.importFolders.findById(id))!;
   }

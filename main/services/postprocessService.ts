@@ -67,14 +67,14 @@ export class PostprocessService {
     // OCR'd. Born-digital pages keep their own text layer and are read again without OCR.
     const searchable = doc.searchable_blob_key ? await this.blobs.read(doc.searchable_blob_key) : null;
     if (!searchable) throw new NotFoundError('The searchable PDF of this document is missing: process it again.');
-    const ocrIndexes = pages.flatMap((p, i) => (p.ocr === 1 ? [i] : []));
+    const ocrIndexes = pages.flatMap((p, i) => (p.ocr ? [i] : []));
     const sources: Uint8Array[] = [searchable];
     if (ocrIndexes.length) sources.push(await withoutOcrLayers(searchable, ocrIndexes));
     const files: Buffer[] = [];
     for (const out of outputs) {
       const selection: OutputPage[] = out.pages.map((p) => {
         const index = indexOf.get(p.id)!;
-        return { sourceIndex: index, angle: p.angle, source: pages[index].ocr === 1 ? 1 : 0 };
+        return { sourceIndex: index, angle: p.angle, source: pages[index].ocr ? 1 : 0 };
       });
       files.push(Buffer.from(await composePdf(sources, selection)));
     }
@@ -106,12 +106,12 @@ export class PostprocessService {
           file_size: stored[i].size,
           status: DocumentStatus.QUEUING_FOR_OCR,
           dataset_status: doc.dataset_status,
-          is_reviewed: 0,
+          is_reviewed: false,
           number_of_pages: 0,
           assignee_id: doc.assignee_id,
           callback_url: doc.callback_url,
           created_by: user.id,
-          category_is_revised: 0,
+          category_is_revised: false,
           document_set_id: set.id,
           created_at: t,
           updated_at: t,
@@ -152,7 +152,7 @@ export class PostprocessService {
       }
       const changes: Partial<DocumentRow> = { searchable_blob_key: stored.key, status: DocumentStatus.QUEUING_FOR_OCR, status_reason: null, proposed_split: null };
       if (out.name !== undefined) changes.data_file_name = cleanFileName(out.name);
-      if (categoryId !== undefined && categoryId !== doc.category_id) Object.assign(changes, { category_id: categoryId, category_is_revised: 1 });
+      if (categoryId !== undefined && categoryId !== doc.category_id) Object.assign(changes, { category_id: categoryId, category_is_revised: true });
       await r.documents.update(doc.id, changes);
       await this.readAgain.enqueueReading(r, (await r.documents.findById(doc.id))!);
     });
@@ -205,7 +205,7 @@ export class PostprocessService {
     await this.uow(async (r) => {
       const changes: Partial<DocumentRow> = { proposed_split: null };
       if (name !== undefined) changes.data_file_name = cleanFileName(name);
-      if (categoryId !== undefined && categoryId !== doc.category_id) Object.assign(changes, { category_id: categoryId, category_is_revised: 1 });
+      if (categoryId !== undefined && categoryId !== doc.category_id) Object.assign(changes, { category_id: categoryId, category_is_revised: true });
       if (doc.status === DocumentStatus.WAITING_FOR_SPLITTING_CONFIRMATION) {
         // Queued past the splitting step: its analysis must not propose the same split again.
         await r.documents.update(doc.id, changes);

@@ -140,7 +140,7 @@ export class ReadAgainService {
       r,
       doc.id,
       (span) => spansInBox(text, byPage.get(span.page_index) ?? [], heights[span.page_index] ?? 0, span),
-      (a) => extractor !== undefined && a.origin === 'machine' && a.revised === 0,
+      (a) => extractor !== undefined && a.origin === 'machine' && !a.revised,
     );
     return extractor ? enqueueAnalysis(this.queue, r, doc, { splitting: false }) : DocumentStatus.DONE;
   }

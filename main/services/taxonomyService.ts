@@ -222,7 +222,7 @@ export class TaxonomyService {
   async updateLabelSet(user: UserRow, id: number, input: LabelSetInput, replace: boolean): Promise<LabelSetView> {
     const current = await this.getLabelSet(user, id);
     refuseMove(input, current.project_id, 'label set');
-    const isDefault = current.is_default === 1;
+    const isDefault = current.is_default;
     if (isDefault && input.categories !== undefined && !sameIds(input.categories, [id])) {
       throw ValidationError.of('categories', `Label set ${id} is the default label set of category "${current.name}" and belongs to it alone: change the category instead.`);
     }
@@ -242,7 +242,7 @@ export class TaxonomyService {
 
   async removeLabelSet(user: UserRow, id: number): Promise<void> {
     const current = await this.getLabelSet(user, id);
-    if (current.is_default === 1) {
+    if (current.is_default) {
       throw new HttpError(400, `Label set ${id} is the default label set of category "${current.name}": delete the category instead.`);
     }
     await this.repos.labelSets.remove(id);

@@ -1,5 +1,8 @@
 // Row types of every table, as kysely sees them. Booleans are stored as 0/1, timestamps as ISO 8601 UTC text.
+// The row types the repositories return and accept (UserRow, DocumentRow, ...) have booleans instead: each
+// table's encoded columns are named once below, and its repository reads and writes through rowCodec.ts.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import { rowCodec, type Decoded, type RowCodec } from './rowCodec.ts';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -349,28 +352,43 @@ export interface Database {
   folio_migrations: FolioMigrationsTable;
 }
 
-export type UserRow = Selectable<UsersTable>;
-export type ProjectRow = Selectable<ProjectsTable>;
-export type LabelSetRow = Selectable<LabelSetsTable>;
+/** The 0/1 columns of each table: booleans in the rows the repositories return and accept. */
+export const codecs = {
+  users: rowCodec<keyof UsersTable & ('is_admin')>(['is_admin']),
+  projects: rowCodec<keyof ProjectsTable & ('splitting_enabled')>(['splitting_enabled']),
+  labelSets: rowCodec<keyof LabelSetsTable & ('has_multiple_sections' | 'is_default')>(['has_multiple_sections', 'is_default']),
+  documents: rowCodec<keyof DocumentsTable & ('is_reviewed' | 'category_is_revised' | 'is_public')>(['is_reviewed', 'category_is_revised', 'is_public']),
+  annotations: rowCodec<keyof AnnotationsTable & ('is_correct' | 'revised' | 'custom_offset_string' | 'is_typed')>(['is_correct', 'revised', 'custom_offset_string', 'is_typed']),
+  pages: rowCodec<keyof PagesTable & ('has_text_layer' | 'ocr')>(['has_text_layer', 'ocr']),
+  aiModels: rowCodec<keyof AiModelsTable & ('active')>(['active']),
+  importFolders: rowCodec<keyof ImportFoldersTable & ('enabled')>(['enabled']),
+};
+type Booleans<C> = C extends RowCodec<infer B> ? B : never;
+/** A table's rows (Selectable, Insertable, Updateable) as the repositories return and accept them. */
+type Row<R, C> = Decoded<R, Booleans<C>>;
+
+export type UserRow = Row<Selectable<UsersTable>, typeof codecs.users>;
+export type ProjectRow = Row<Selectable<ProjectsTable>, typeof codecs.projects>;
+export type LabelSetRow = Row<Selectable<LabelSetsTable>, typeof codecs.labelSets>;
 export type CategoryRow = Selectable<CategoriesTable>;
 export type LabelRow = Selectable<LabelsTable>;
-export type DocumentRow = Selectable<DocumentsTable>;
-export type NewDocument = Insertable<DocumentsTable>;
-export type DocumentUpdate = Updateable<DocumentsTable>;
+export type DocumentRow = Row<Selectable<DocumentsTable>, typeof codecs.documents>;
+export type NewDocument = Row<Insertable<DocumentsTable>, typeof codecs.documents>;
+export type DocumentUpdate = Row<Updateable<DocumentsTable>, typeof codecs.documents>;
 export type AnnotationSetRow = Selectable<AnnotationSetsTable>;
-export type AnnotationRow = Selectable<AnnotationsTable>;
+export type AnnotationRow = Row<Selectable<AnnotationsTable>, typeof codecs.annotations>;
 export type MissingAnnotationRow = Selectable<MissingAnnotationsTable>;
-export type PageRow = Selectable<PagesTable>;
+export type PageRow = Row<Selectable<PagesTable>, typeof codecs.pages>;
 export type CallbackAttemptRow = Selectable<CallbackAttemptsTable>;
 export type NewCallbackAttempt = Insertable<CallbackAttemptsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type NewOutboxMessage = Insertable<OutboxTable>;
 export type OutboxUpdate = Updateable<OutboxTable>;
 export type JobRow = Selectable<JobsTable>;
-export type AiModelRow = Selectable<AiModelsTable>;
-export type NewAiModel = Insertable<AiModelsTable>;
-export type AiModelUpdate = Updateable<AiModelsTable>;
+export type AiModelRow = Row<Selectable<AiModelsTable>, typeof codecs.aiModels>;
+export type NewAiModel = Row<Insertable<AiModelsTable>, typeof codecs.aiModels>;
+export type AiModelUpdate = Row<Updateable<AiModelsTable>, typeof codecs.aiModels>;
 export type DocumentSetRow = Selectable<DocumentSetsTable>;
-export type ImportFolderRow = Selectable<ImportFoldersTable>;
-export type ImportFolderUpdate = Updateable<ImportFoldersTable>;
+export type ImportFolderRow = Row<Selectable<ImportFoldersTable>, typeof codecs.importFolders>;
+export type ImportFolderUpdate = Row<Updateable<ImportFoldersTable>, typeof codecs.importFolders>;
 export type ImportFolderFileRow = Selectable<ImportFolderFilesTable>;

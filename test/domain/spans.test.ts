@@ -46,7 +46,7 @@ describe('toStoredSpans on a page with characters', () => {
   it('keeps a sent text as a correction of the found one, and that correction when the span comes back without text', () => {
     const [corrected] = toStoredSpans([rect(59, 109, 679, 693, { offset_string: '12.50' })], [], processed);
     expect(corrected).toMatchObject({ offset_string: '12.50', offset_string_original: '12,50', start_offset: 17, end_offset: 22 });
-    expect(spanColumns([corrected]).custom_offset_string).toBe(1);
+    expect(spanColumns([corrected]).custom_offset_string).toBe(true);
     const [again] = toStoredSpans([rect(58, 110, 678, 694)], [corrected], processed);
     expect(again).toMatchObject({ offset_string: '12.50', offset_string_original: '12,50' });
     const [plain] = toStoredSpans([rect(58, 110, 678, 694, { offset_string: '' })], [], processed);
@@ -89,9 +89,9 @@ describe('toStoredSpans on a page without characters, and spanColumns', () => {
 
   it('derives the annotation columns from its spans', () => {
     const spans = machineSpans([box(10, { offset_string: 'Max', start_offset: 20, end_offset: 23 }), box(30, { offset_string: 'Muster', start_offset: 24, end_offset: 30 })]);
-    expect(spanColumns(spans)).toMatchObject({ offset_string: 'Max Muster', start_offset: 20, end_offset: 30, custom_offset_string: 0 });
+    expect(spanColumns(spans)).toMatchObject({ offset_string: 'Max Muster', start_offset: 20, end_offset: 30, custom_offset_string: false });
     const corrected = toStoredSpans([box(10, { offset_string: 'Max.' })], spans, unprocessed);
-    expect(spanColumns(corrected)).toMatchObject({ custom_offset_string: 1, start_offset: null });
+    expect(spanColumns(corrected)).toMatchObject({ custom_offset_string: true, start_offset: null });
     expect(JSON.parse(spanColumns(spans).spans)).toEqual(spans);
   });
 });

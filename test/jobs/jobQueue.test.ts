@@ -69,8 +69,8 @@ async function insertDocument(repos: Repos, name = 'scan.pdf') {
   const t = new Date().toISOString();
   return repos.documents.insert({
     project_id: project.id, category_id: null, data_file_name: name, blob_key: '0'.repeat(64), file_size: 3,
-    status: DocumentStatus.QUEUING_FOR_OCR, dataset_status: 0, is_reviewed: 0, number_of_pages: 0,
-    category_is_revised: 0, created_by: user.id, created_at: t, updated_at: t,
+    status: DocumentStatus.QUEUING_FOR_OCR, dataset_status: 0, is_reviewed: false, number_of_pages: 0,
+    category_is_revised: false, created_by: user.id, created_at: t, updated_at: t,
   });
 }
 

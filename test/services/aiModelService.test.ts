@@ -50,7 +50,7 @@ describe('AiModelService', () => {
   it('records and queues a training once a processed document is in the training dataset; only a finished AI can be active', async () => {
     await f.processed(owner, { project: t.project, category: t.category, dataset_status: DatasetStatus.TRAINING });
     const ai = await f.services.aiModels.create(owner, 'extraction', { category: t.category, name: 'First' });
-    expect([ai.status, ai.category_id, ai.project_id, ai.name, ai.active]).toEqual(['queued', t.category, t.project, 'First', 0]);
+    expect([ai.status, ai.category_id, ai.project_id, ai.name, ai.active]).toEqual(['queued', t.category, t.project, 'First', false]);
     expect(await fields(f.services.aiModels.patch(owner, 'extraction', ai.id, { active: true }))).toEqual({ active: ['Only a finished AI can be active; this one is queued.'] });
     expect((await refused(f.services.aiModels.file(owner, ai.id), NotFoundError)).message).toBe('The model file is not there yet (the AI is queued).');
     expect((await f.services.aiModels.patch(owner, 'extraction', ai.id, { name: 'Renamed' })).name).toBe('Renamed');

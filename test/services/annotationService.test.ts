@@ -65,7 +65,7 @@ describe('AnnotationService: spans and values', () => {
     expect(a.offset_string).toBe('12.03.2024');
     expect(p.doc.text!.slice(a.start_offset!, a.end_offset!)).toBe('12.03.2024');
     const corrected = (await annotate(p.doc.id, t.labels.total, [{ ...p.box('12,50'), offset_string: '12,60' } as Box], { label_set: t.category })).row;
-    expect([corrected.offset_string, corrected.custom_offset_string, parseSpans(corrected.spans)[0].offset_string_original]).toEqual(['12,60', 1, '12,50']);
+    expect([corrected.offset_string, corrected.custom_offset_string, parseSpans(corrected.spans)[0].offset_string_original]).toEqual(['12,60', true, '12,50']);
   });
 
   it('refuses a box with no text in it and a page the document does not have; a typed value needs its text and has no offsets', async () => {
@@ -77,7 +77,7 @@ describe('AnnotationService: spans and values', () => {
     });
     expect(Object.keys(await fields(annotate(p.doc.id, t.labels.date, [blank], { label_set: t.category, is_typed: true })))).toEqual(['span.0.offset_string']);
     const typed = (await annotate(p.doc.id, t.labels.date, [{ ...blank, offset_string: '01.04.2024' } as Box], { label_set: t.category, is_typed: true })).row;
-    expect([typed.offset_string, typed.start_offset, typed.is_typed, JSON.parse(typed.normalized!)]).toEqual(['01.04.2024', null, 1, '2024-04-01']);
+    expect([typed.offset_string, typed.start_offset, typed.is_typed, JSON.parse(typed.normalized!)]).toEqual(['01.04.2024', null, true, '2024-04-01']);
   });
 
   it("normalizes the value by the label's data type, again when the annotation is relabelled", async () => {
@@ -106,10 +106,10 @@ describe('AnnotationService: review', () => {
   it("records a person's annotation as correct, a machine one as awaiting feedback, and who reviewed it", async () => {
     const p = await newDoc();
     const human = (await annotate(p.doc.id, t.labels.total, [p.box('12,50')], { label_set: t.category })).row;
-    expect([human.origin, human.is_correct, human.revised, human.created_by]).toEqual(['human', 1, 0, owner.id]);
+    expect([human.origin, human.is_correct, human.revised, human.created_by]).toEqual(['human', true, false, owner.id]);
     const id = await machine(p.doc.id, t.labels.date, { ...p.box('12.03.2024'), offset_string: '12.03.2024' });
-    expect((await f.services.annotations.get(owner, id)).row).toMatchObject({ origin: 'machine', is_correct: 0, revised: 0, created_by: null });
-    expect((await f.services.annotations.patch(owner, id, { revised: true, is_correct: true })).row).toMatchObject({ is_correct: 1, revised: 1, revised_by: owner.id });
+    expect((await f.services.annotations.get(owner, id)).row).toMatchObject({ origin: 'machine', is_correct: false, revised: false, created_by: null });
+    expect((await f.services.annotations.patch(owner, id, { revised: true, is_correct: true })).row).toMatchObject({ is_correct: true, revised: true, revised_by: owner.id });
   });
 
   it('locks the annotations and missing annotations of a reviewed document until it is reopened', async () => {
@@ -157,9 +157,9 @@ describe('AnnotationService: review', () => {
     const a = f.services.annotations;
     expect(await fields(a.bulkReview(owner, p.doc.id, { ids: [...ids, foreign], revised: true }))).toEqual({ ids: [`Not annotations of document ${p.doc.id}: ${foreign}.`] });
     expect(Object.keys(await fields(a.bulkReview(owner, p.doc.id, { ids })))).toEqual(['non_field_errors']);
-    expect((await a.get(owner, ids[0])).row.revised).toBe(0);
+    expect((await a.get(owner, ids[0])).row.revised).toBe(false);
     const { rows } = await a.bulkReview(owner, p.doc.id, { ids, revised: true, is_correct: true });
-    expect(rows.map((r) => [r.revised, r.is_correct])).toEqual([[1, 1], [1, 1]]);
+    expect(rows.map((r) => [r.revised, r.is_correct])).toEqual([[true, true], [true, true]]);
   });
 });
 

@@ -66,7 +66,7 @@ describe('DocumentService', () => {
     expect(await field(f.upload(owner, { project: t.project, assignee: stranger.email }))).toEqual({ assignee: [`stranger@documents.test is not a member of project ${t.project}.`] });
     expect((await field(f.upload(owner, { project: t.project, callback_url: 'http://metadata.google.internal/hook' }))).callback_url[0]).toMatch(/cloud metadata service/);
     const assigned = await f.upload(owner, { project: t.project, assignee: member.email, category: t.category });
-    expect([assigned.assignee_id, assigned.category_id, assigned.category_is_revised, assigned.status]).toEqual([member.id, t.category, 0, DocumentStatus.QUEUING_FOR_OCR]);
+    expect([assigned.assignee_id, assigned.category_id, assigned.category_is_revised, assigned.status]).toEqual([member.id, t.category, false, DocumentStatus.QUEUING_FOR_OCR]);
   });
 
   it('refuses a file processing could never read before storing anything', async () => {
@@ -81,7 +81,7 @@ describe('DocumentService', () => {
     expect(doc.dataset_status).toBe(DatasetStatus.TRAINING);
     await f.services.documents.patch(owner, doc.id, { is_public: true, category: t.category });
     const put = await f.services.documents.replace(owner, doc.id, { project: t.project, data_file_name: 'renamed.pdf' });
-    expect([put.data_file_name, put.dataset_status, put.is_public, put.category_id, put.category_is_revised]).toEqual(['renamed.pdf', DatasetStatus.NONE, 0, null, 1]);
+    expect([put.data_file_name, put.dataset_status, put.is_public, put.category_id, put.category_is_revised]).toEqual(['renamed.pdf', DatasetStatus.NONE, false, null, true]);
     expect((await refused(f.services.documents.replace(owner, doc.id, { project: t.project + 1000, data_file_name: 'x.pdf' }), ValidationError)).fields).toEqual({
       project: ['A document cannot be moved to another project.'],
     });
@@ -105,9 +105,9 @@ describe('DocumentService', () => {
     const err = await refused(f.services.documents.patch(owner, doc.id, { is_reviewed: true, data_file_name: 'reviewed.pdf' }), ValidationError);
     expect(err.fields.is_reviewed).toEqual(['2 labels are unfilled (add an annotation or mark missing): Invoice > Date (no annotation set yet), Invoice > Total (no annotation set yet).']);
     const after = await f.services.documents.get(owner, doc.id);
-    expect([after.is_reviewed, after.data_file_name]).toEqual([0, 'invoice.pdf']);
+    expect([after.is_reviewed, after.data_file_name]).toEqual([false, 'invoice.pdf']);
     // Without a category there is nothing to fill.
-    expect((await f.services.documents.patch(owner, doc.id, { category: null, is_reviewed: true })).is_reviewed).toBe(1);
+    expect((await f.services.documents.patch(owner, doc.id, { category: null, is_reviewed: true })).is_reviewed).toBe(true);
   });
 
   it('extracts again only a processed, categorized document whose category has an active extraction AI', async () => {

@@ -25,7 +25,7 @@ describe('TaxonomyService', () => {
   it('makes a category together with its default label set of the same id and name', async () => {
     const c = await f.services.taxonomy.createCategory(owner, { project: t.project, name: 'Receipt' });
     const ls = await f.services.taxonomy.getLabelSet(owner, c.id);
-    expect([ls.name, ls.is_default, ls.category_ids]).toEqual(['Receipt', 1, [c.id]]);
+    expect([ls.name, ls.is_default, ls.category_ids]).toEqual(['Receipt', true, [c.id]]);
     await f.services.taxonomy.updateCategory(owner, c.id, { name: 'Till receipt' });
     expect((await f.services.taxonomy.getLabelSet(owner, c.id)).name).toBe('Till receipt');
   });

@@ -21,7 +21,7 @@ describe('UserService', () => {
   });
 
   it('makes the first-run administrator only on an empty database', async () => {
-    expect(f.admin.is_admin).toBe(1);
+    expect(f.admin.is_admin).toBe(true);
     expect(await f.services.users.ensureAdmin('second@users.test', PASSWORD)).toBeUndefined();
     await refused(f.services.users.byEmail('second@users.test'), NotFoundError);
   });

@@ -26,7 +26,7 @@ const login = (path: string) =>
   });
 
 function requireAdmin(user: Caller) {
-  if (user.is_admin !== 1) throw new PermissionError('Only an administrator can manage users.');
+  if (!user.is_admin) throw new PermissionError('Only an administrator can manage users.');
 }
 
 export const authRoutes: RouteSpec[] = [

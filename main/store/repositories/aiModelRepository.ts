@@ -2,9 +2,12 @@
 // kind and scope (category for extraction, project otherwise) is active; `activate` keeps it so.
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import type { AiKind, AiModelRow, AiModelUpdate, DocumentSetRow, NewAiModel } from '../schema.ts';
+import { codecs, type AiKind, type AiModelRow, type AiModelsTable, type AiModelUpdate, type DocumentSetRow, type NewAiModel } from '../schema.ts';
+import type { Selectable } from 'kysely';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
 import { boolFilter, intFilter, runList, type Filter, type ListSpec } from '../listQuery.ts';
+
+const models = codecs.aiModels;
 
 const statusFilter: Filter = (qb, raw) => qb.where('ai_models.status', '=', raw);
 
@@ -35,15 +38,16 @@ export class AiModelRepository {
 
   async insert(values: Omit<NewAiModel, 'created_at' | 'updated_at'>): Promise<AiModelRow> {
     const t = now();
-    return this.db.insertInto('ai_models').values({ ...values, created_at: t, updated_at: t }).returningAll().executeTakeFirstOrThrow();
+    const row = await this.db.insertInto('ai_models').values(models.write({ ...values, created_at: t, updated_at: t })).returningAll().executeTakeFirstOrThrow();
+    return models.read(row);
   }
 
   findById(id: number): Promise<AiModelRow | undefined> {
-    return this.db.selectFrom('ai_models').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.db.selectFrom('ai_models').selectAll().where('id', '=', id).executeTakeFirst().then(models.read);
   }
 
   async update(id: number, changes: Omit<AiModelUpdate, 'id' | 'created_at'>): Promise<void> {
-    await this.db.updateTable('ai_models').set({ ...changes, updated_at: now() }).where('id', '=', id).execute();
+    await this.db.updateTable('ai_models').set(models.write({ ...changes, updated_at: now() })).where('id', '=', id).execute();
   }
 
   async remove(id: number): Promise<void> {
@@ -56,14 +60,14 @@ export class AiModelRepository {
       .selectFrom('ai_models')
       .where('ai_models.kind', '=', kind)
       .where('ai_models.project_id', 'in', (eb) => eb.selectFrom('project_members').select('project_id').where('user_id', '=', userId));
-    return runList<AiModelRow>(base, params, listSpec, (qb) => qb.selectAll('ai_models'));
+    return runList<Selectable<AiModelsTable>>(base, params, listSpec, (qb) => qb.selectAll('ai_models')).then(models.readPage);
   }
 
   /** The model in use for a kind and scope: extraction by category, the others by project. */
   findActive(kind: AiKind, projectId: number, categoryId: number | null = null): Promise<AiModelRow | undefined> {
     let q = this.db.selectFrom('ai_models').selectAll().where('kind', '=', kind).where('project_id', '=', projectId).where('active', '=', 1);
     if (kind === 'extraction') q = q.where('category_id', '=', categoryId);
-    return q.orderBy('id', 'desc').executeTakeFirst();
+    return q.orderBy('id', 'desc').executeTakeFirst().then(models.read);
   }
 
   /** Makes `model` the active one of its kind and scope; the previous one stops being active. Call in a unit of work. */

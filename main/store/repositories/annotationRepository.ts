@@ -2,16 +2,21 @@
 // labels and label sets that the annotation rules and the document tree need (batched, never per row).
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import type { AnnotationRow, AnnotationSetRow, AnnotationsTable, LabelRow, LabelSetRow, MissingAnnotationRow } from '../schema.ts';
-import type { Insertable, Updateable } from 'kysely';
+import { codecs, type AnnotationRow, type AnnotationSetRow, type AnnotationsTable, type LabelRow, type LabelSetRow, type MissingAnnotationRow } from '../schema.ts';
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Decoded } from '../rowCodec.ts';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
 import { boolFilter, intFilter, runList, type ListSpec } from '../listQuery.ts';
 
 /** An annotation with the label set of its annotation set (lists show both). */
 export type AnnotationWithSet = AnnotationRow & { label_set_id: number };
-export type NewAnnotation = Omit<Insertable<AnnotationsTable>, 'created_at' | 'updated_at'>;
-export type AnnotationChanges = Omit<Updateable<AnnotationsTable>, 'id' | 'document_id' | 'created_at' | 'updated_at'>;
+type AnnotationBooleans = 'is_correct' | 'revised' | 'custom_offset_string' | 'is_typed';
+export type NewAnnotation = Omit<Decoded<Insertable<AnnotationsTable>, AnnotationBooleans>, 'created_at' | 'updated_at'>;
+export type AnnotationChanges = Omit<Decoded<Updateable<AnnotationsTable>, AnnotationBooleans>, 'id' | 'document_id' | 'created_at' | 'updated_at'>;
 export type LabelInSet = LabelRow & { label_set_id: number };
+
+const annotations = codecs.annotations;
+const labelSets = codecs.labelSets;
 
 const annotationListSpec: ListSpec = {
   orderable: {
@@ -71,8 +76,8 @@ export interface ExportRow {
   normalized: string | null;
   confidence: number | null;
   origin: 'human' | 'machine';
-  is_correct: number;
-  revised: number;
+  is_correct: boolean;
+  revised: boolean;
   spans: string;
 }
 
@@ -111,7 +116,8 @@ export class AnnotationRepository {
       .orderBy('documents.id')
       .orderBy('annotations.start_offset')
       .orderBy('annotations.id')
-      .execute();
+      .execute()
+      .then(annotations.readAll);
   }
 
   private memberProjects(userId: number) {
@@ -173,21 +179,21 @@ export class AnnotationRepository {
   }
 
   findAnnotation(id: number): Promise<AnnotationWithSet | undefined> {
-    return this.annotationsWithSet().where('annotations.id', '=', id).executeTakeFirst();
+    return this.annotationsWithSet().where('annotations.id', '=', id).executeTakeFirst().then(annotations.read);
   }
 
   annotationsOfDocument(documentId: number): Promise<AnnotationWithSet[]> {
-    return this.annotationsWithSet().where('annotations.document_id', '=', documentId).orderBy('annotations.id').execute();
+    return this.annotationsWithSet().where('annotations.document_id', '=', documentId).orderBy('annotations.id').execute().then(annotations.readAll);
   }
 
   annotationsByIds(ids: number[]): Promise<AnnotationWithSet[]> {
     if (!ids.length) return Promise.resolve([]);
-    return this.annotationsWithSet().where('annotations.id', 'in', ids).orderBy('annotations.id').execute();
+    return this.annotationsWithSet().where('annotations.id', 'in', ids).orderBy('annotations.id').execute().then(annotations.readAll);
   }
 
   /** The document's annotations of one label (the duplicate check compares their positions). */
   annotationsOfLabel(documentId: number, labelId: number): Promise<AnnotationRow[]> {
-    return this.db.selectFrom('annotations').selectAll().where('document_id', '=', documentId).where('label_id', '=', labelId).execute();
+    return this.db.selectFrom('annotations').selectAll().where('document_id', '=', documentId).where('label_id', '=', labelId).execute().then(annotations.readAll);
   }
 
   listAnnotations(userId: number, params: ListParams): Promise<Page<AnnotationWithSet>> {
@@ -197,20 +203,20 @@ export class AnnotationRepository {
       .innerJoin('documents', 'documents.id', 'annotations.document_id')
       .where('documents.project_id', 'in', this.memberProjects(userId))
       .select('annotations.id');
-    return runList<AnnotationWithSet>(base, params, annotationListSpec, (qb) =>
+    return runList<Selectable<AnnotationsTable> & { label_set_id: number }>(base, params, annotationListSpec, (qb) =>
       qb.clearSelect().selectAll('annotations').select('annotation_sets.label_set_id'),
-    );
+    ).then(annotations.readPage);
   }
 
   async insertAnnotation(values: NewAnnotation): Promise<number> {
     const t = now();
-    const r = await this.db.insertInto('annotations').values({ ...values, created_at: t, updated_at: t }).returning('id').executeTakeFirstOrThrow();
+    const r = await this.db.insertInto('annotations').values(annotations.write({ ...values, created_at: t, updated_at: t })).returning('id').executeTakeFirstOrThrow();
     return r.id;
   }
 
   async updateAnnotations(ids: number[], changes: AnnotationChanges): Promise<void> {
     if (!ids.length) return;
-    await this.db.updateTable('annotations').set({ ...changes, updated_at: now() }).where('id', 'in', ids).execute();
+    await this.db.updateTable('annotations').set(annotations.write({ ...changes, updated_at: now() })).where('id', 'in', ids).execute();
   }
 
   async removeAnnotation(id: number): Promise<void> {
@@ -273,7 +279,7 @@ export class AnnotationRepository {
 
   labelSetsByIds(ids: number[]): Promise<LabelSetRow[]> {
     if (!ids.length) return Promise.resolve([]);
-    return this.db.selectFrom('label_sets').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+    return this.db.selectFrom('label_sets').selectAll().where('id', 'in', [...new Set(ids)]).execute().then(labelSets.readAll);
   }
 
   /** The label sets of a category together with the given ones (the document tree's label sets). */
@@ -290,7 +296,8 @@ export class AnnotationRepository {
         return eb.or(ors);
       })
       .orderBy('id')
-      .execute();
+      .execute()
+      .then(labelSets.readAll);
   }
 
   /** The labels of label sets, one row per (label set, label), in label id order. */

@@ -2,7 +2,7 @@
 // (callers run these writes inside a unit of work so that neither exists without the other).
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import type { CategoryRow } from '../schema.ts';
+import { codecs, type CategoryRow } from '../schema.ts';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
 import { containsFilter, intFilter, runList, type ListSpec } from '../listQuery.ts';
 import { TaxonomyLinks } from './labelSetRepository.ts';
@@ -80,7 +80,7 @@ export class CategoryRepository {
     const out = new Map<number, SchemaLabelSet[]>();
     for (const s of sets) {
       const list = out.get(s.category_id) ?? [];
-      list.push({ id: s.id, name: s.name, has_multiple_sections: s.has_multiple_sections === 1, labels: labelsOf.get(s.id) ?? [] });
+      list.push({ id: s.id, name: s.name, has_multiple_sections: codecs.labelSets.read(s).has_multiple_sections, labels: labelsOf.get(s.id) ?? [] });
       out.set(s.category_id, list);
     }
     return out;

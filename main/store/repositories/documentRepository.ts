@@ -3,10 +3,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import type { DocumentRow, DocumentUpdate, NewDocument } from '../schema.ts';
+import { codecs, type DocumentRow, type DocumentsTable, type DocumentUpdate, type NewDocument } from '../schema.ts';
+import type { Selectable } from 'kysely';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { boolFilter, containsFilter, intFilter, runList, type Filter, type ListSpec } from '../listQuery.ts';
+
+const documents = codecs.documents;
 
 /** A document with its assignee's email (the API names users by email) and the page whose thumbnail stands
  * for it (the first page that has one; null until processing has drawn it). */
@@ -120,28 +123,28 @@ export class DocumentRepository {
     const base = this.withAssignee().where('documents.project_id', 'in', (eb) =>
       eb.selectFrom('project_members').select('project_id').where('user_id', '=', userId),
     );
-    return runList<DocumentListRow>(base.select('documents.id'), params, listSpec, (qb) =>
+    return runList<Omit<Selectable<DocumentsTable>, 'text'> & Pick<DocumentListRow, 'assignee_email' | 'thumbnail_page_id'>>(base.select('documents.id'), params, listSpec, (qb) =>
       qb.clearSelect().select([...LIST_COLUMNS, 'assignee.email as assignee_email', this.thumbnailPage()]),
-    );
+    ).then(documents.readPage);
   }
 
   findById(id: number): Promise<DocumentView | undefined> {
-    return this.withAssignee().selectAll('documents').select(['assignee.email as assignee_email', this.thumbnailPage()]).where('documents.id', '=', id).executeTakeFirst();
+    return this.withAssignee().selectAll('documents').select(['assignee.email as assignee_email', this.thumbnailPage()]).where('documents.id', '=', id).executeTakeFirst().then(documents.read);
   }
 
   async insert(values: NewDocument): Promise<DocumentRow> {
-    return this.db.insertInto('documents').values(values).returningAll().executeTakeFirstOrThrow();
+    return documents.read(await this.db.insertInto('documents').values(documents.write(values)).returningAll().executeTakeFirstOrThrow());
   }
 
   async update(id: number, changes: DocumentUpdate): Promise<void> {
-    await this.db.updateTable('documents').set({ ...changes, updated_at: now() }).where('id', '=', id).execute();
+    await this.db.updateTable('documents').set(documents.write({ ...changes, updated_at: now() })).where('id', '=', id).execute();
   }
 
   /** A project's documents in one dataset status (training, test), optionally of one category, by id. */
   inDataset(projectId: number, datasetStatus: number, categoryId?: number): Promise<DocumentRow[]> {
     let q = this.db.selectFrom('documents').selectAll().where('project_id', '=', projectId).where('dataset_status', '=', datasetStatus);
     if (categoryId !== undefined) q = q.where('category_id', '=', categoryId);
-    return q.orderBy('id').execute();
+    return q.orderBy('id').execute().then(documents.readAll);
   }
 
   /** The documents a split made from one original, by id. */

@@ -1,7 +1,9 @@
 // Import folders and the record of what their watcher uploaded (migration 0011).
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import type { ImportFolderFileRow, ImportFolderRow, ImportFolderUpdate } from '../schema.ts';
+import { codecs, type ImportFolderFileRow, type ImportFolderRow, type ImportFolderUpdate } from '../schema.ts';
+
+const folders = codecs.importFolders;
 
 export interface NewImportFolder {
   project_id: number;
@@ -16,28 +18,29 @@ export class ImportFolderRepository {
 
   async insert(v: NewImportFolder): Promise<ImportFolderRow> {
     const t = now();
-    return this.db
+    const row = await this.db
       .insertInto('import_folders')
-      .values({ ...v, enabled: v.enabled ? 1 : 0, created_at: t, updated_at: t })
+      .values(folders.write({ ...v, created_at: t, updated_at: t }))
       .returningAll()
       .executeTakeFirstOrThrow();
+    return folders.read(row);
   }
 
   findById(id: number): Promise<ImportFolderRow | undefined> {
-    return this.db.selectFrom('import_folders').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.db.selectFrom('import_folders').selectAll().where('id', '=', id).executeTakeFirst().then(folders.read);
   }
 
   findByPath(p: string): Promise<ImportFolderRow | undefined> {
-    return this.db.selectFrom('import_folders').selectAll().where('path', '=', p).executeTakeFirst();
+    return this.db.selectFrom('import_folders').selectAll().where('path', '=', p).executeTakeFirst().then(folders.read);
   }
 
   listByProject(projectId: number): Promise<ImportFolderRow[]> {
-    return this.db.selectFrom('import_folders').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
+    return this.db.selectFrom('import_folders').selectAll().where('project_id', '=', projectId).orderBy('id').execute().then(folders.readAll);
   }
 
   /** What the watcher scans. */
   listEnabled(): Promise<ImportFolderRow[]> {
-    return this.db.selectFrom('import_folders').selectAll().where('enabled', '=', 1).orderBy('id').execute();
+    return this.db.selectFrom('import_folders').selectAll().where('enabled', '=', 1).orderBy('id').execute().then(folders.readAll);
   }
 
   /** Settings changes (path, category, enabled) and the watcher's status columns. */
@@ -45,7 +48,7 @@ export class ImportFolderRepository {
     // The watcher's status writes leave updated_at alone: it tells when someone changed the settings.
     await this.db
       .updateTable('import_folders')
-      .set(touch ? { ...changes, updated_at: now() } : changes)
+      .set(folders.write(touch ? { ...changes, updated_at: now() } : changes))
       .where('id', '=', id)
       .execute();
   }

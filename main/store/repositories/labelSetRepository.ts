@@ -3,7 +3,8 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import type { Database, LabelSetRow } from '../schema.ts';
+import { codecs, type Database, type LabelSetRow, type LabelSetsTable } from '../schema.ts';
+import type { Selectable } from 'kysely';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
 import { boolFilter, containsFilter, intFilter, parseIntStrict, runList, type Filter, type ListSpec } from '../listQuery.ts';
 
@@ -125,10 +126,10 @@ export class LabelSetRepository {
     };
   }
 
-  private async hydrate(rows: LabelSetRow[]): Promise<LabelSetView[]> {
+  private async hydrate(rows: Selectable<LabelSetsTable>[]): Promise<LabelSetView[]> {
     const ids = rows.map((r) => r.id);
     const [cats, labels] = await Promise.all([this.links.categoryIdsOfSets(ids), this.links.labelIdsOfSets(ids)]);
-    return rows.map((r) => ({ ...r, category_ids: cats.get(r.id) ?? [], label_ids: labels.get(r.id) ?? [] }));
+    return rows.map((r) => ({ ...codecs.labelSets.read(r), category_ids: cats.get(r.id) ?? [], label_ids: labels.get(r.id) ?? [] }));
   }
 
   /** Label sets of the projects `userId` is a member of, with the list conventions applied. */
@@ -136,7 +137,7 @@ export class LabelSetRepository {
     const base = this.db
       .selectFrom('label_sets')
       .where('label_sets.project_id', 'in', (eb) => eb.selectFrom('project_members').select('project_id').where('user_id', '=', userId));
-    const page = await runList<LabelSetRow>(base, params, this.listSpec, (qb) => qb.selectAll('label_sets'));
+    const page = await runList<Selectable<LabelSetsTable>>(base, params, this.listSpec, (qb) => qb.selectAll('label_sets'));
     return { count: page.count, items: await this.hydrate(page.items) };
   }
 
@@ -181,34 +182,39 @@ export class LabelSetRepository {
   }
 
   /** Ids and names of a project's label sets, the categories' default ones included (for name checks that fold case beyond ASCII). */
-  names(projectId: number): Promise<{ id: number; name: string; is_default: number }[]> {
-    return this.db.selectFrom('label_sets').select(['id', 'name', 'is_default']).where('project_id', '=', projectId).execute();
+  names(projectId: number): Promise<{ id: number; name: string; is_default: boolean }[]> {
+    return this.db.selectFrom('label_sets').select(['id', 'name', 'is_default']).where('project_id', '=', projectId).execute().then(codecs.labelSets.readAll);
   }
 
   async insert(input: { projectId: number; name: string; hasMultipleSections: boolean; isDefault: boolean }): Promise<LabelSetRow> {
     const t = now();
-    return this.db
+    const row = await this.db
       .insertInto('label_sets')
-      .values({
-        project_id: input.projectId,
-        name: input.name,
-        has_multiple_sections: input.hasMultipleSections ? 1 : 0,
-        is_default: input.isDefault ? 1 : 0,
-        created_at: t,
-        updated_at: t,
-      })
+      .values(
+        codecs.labelSets.write({
+          project_id: input.projectId,
+          name: input.name,
+          has_multiple_sections: input.hasMultipleSections,
+          is_default: input.isDefault,
+          created_at: t,
+          updated_at: t,
+        }),
+      )
       .returningAll()
       .executeTakeFirstOrThrow();
+    return codecs.labelSets.read(row);
   }
 
   async update(id: number, changes: { name?: string; hasMultipleSections?: boolean }): Promise<void> {
     await this.db
       .updateTable('label_sets')
-      .set({
-        ...(changes.name !== undefined ? { name: changes.name } : {}),
-        ...(changes.hasMultipleSections !== undefined ? { has_multiple_sections: changes.hasMultipleSections ? 1 : 0 } : {}),
-        updated_at: now(),
-      })
+      .set(
+        codecs.labelSets.write({
+          ...(changes.name !== undefined ? { name: changes.name } : {}),
+          ...(changes.hasMultipleSections !== undefined ? { has_multiple_sections: changes.hasMultipleSections } : {}),
+          updated_at: now(),
+        }),
+      )
       .where('id', '=', id)
       .execute();
   }

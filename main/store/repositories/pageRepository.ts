@@ -1,7 +1,7 @@
 // Pages of processed documents: their sizes, image blobs and character boxes.
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import type { PageRow } from '../schema.ts';
+import { codecs, type PageRow } from '../schema.ts';
 import type { CharBox } from '../../domain/geometry.ts';
 import { decodeChars, encodeChars } from '../pageChars.ts';
 
@@ -38,25 +38,27 @@ export class PageRepository {
     for (const p of pages) {
       await this.db
         .insertInto('pages')
-        .values({
-          document_id: documentId,
-          number: p.number,
-          width_pt: p.widthPt,
-          height_pt: p.heightPt,
-          rotation: p.rotation,
-          image_blob: p.imageBlob,
-          image_width: p.imageWidth,
-          image_height: p.imageHeight,
-          thumbnail_blob: p.thumbnailBlob,
-          has_text_layer: p.hasTextLayer ? 1 : 0,
-          ocr: p.ocr ? 1 : 0,
-          chars: encodeChars(p.chars),
-          created_at: t,
-          ocr_engine: p.ocrRecord?.engine ?? null,
-          ocr_engine_version: p.ocrRecord?.version ?? null,
-          ocr_turn: p.ocrRecord?.turn ?? null,
-          ocr_osd_confidence: p.ocrRecord?.osdConfidence ?? null,
-        })
+        .values(
+          codecs.pages.write({
+            document_id: documentId,
+            number: p.number,
+            width_pt: p.widthPt,
+            height_pt: p.heightPt,
+            rotation: p.rotation,
+            image_blob: p.imageBlob,
+            image_width: p.imageWidth,
+            image_height: p.imageHeight,
+            thumbnail_blob: p.thumbnailBlob,
+            has_text_layer: p.hasTextLayer,
+            ocr: p.ocr,
+            chars: encodeChars(p.chars),
+            created_at: t,
+            ocr_engine: p.ocrRecord?.engine ?? null,
+            ocr_engine_version: p.ocrRecord?.version ?? null,
+            ocr_turn: p.ocrRecord?.turn ?? null,
+            ocr_osd_confidence: p.ocrRecord?.osdConfidence ?? null,
+          }),
+        )
         .execute();
     }
   }
@@ -67,15 +69,15 @@ export class PageRepository {
   }
 
   listForDocument(documentId: number): Promise<PageSummary[]> {
-    return this.db.selectFrom('pages').select(SUMMARY).where('document_id', '=', documentId).orderBy('number').execute();
+    return this.db.selectFrom('pages').select(SUMMARY).where('document_id', '=', documentId).orderBy('number').execute().then(codecs.pages.readAll);
   }
 
   findById(id: number): Promise<PageSummary | undefined> {
-    return this.db.selectFrom('pages').select(SUMMARY).where('id', '=', id).executeTakeFirst();
+    return this.db.selectFrom('pages').select(SUMMARY).where('id', '=', id).executeTakeFirst().then(codecs.pages.read);
   }
 
   findByNumber(documentId: number, number: number): Promise<PageRow | undefined> {
-    return this.db.selectFrom('pages').selectAll().where('document_id', '=', documentId).where('number', '=', number).executeTakeFirst();
+    return this.db.selectFrom('pages').selectAll().where('document_id', '=', documentId).where('number', '=', number).executeTakeFirst().then(codecs.pages.read);
   }
 
   /**

@@ -2,8 +2,8 @@
 // project for an administrator (who manages them all).
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import type { ExpressionBuilder } from 'kysely';
-import type { Database, ProjectRow, UserRow } from '../schema.ts';
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import { codecs, type Database, type ProjectRow, type ProjectsTable, type UserRow } from '../schema.ts';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
 import { containsFilter, intFilter, runList, type ListSpec } from '../listQuery.ts';
 
@@ -14,6 +14,8 @@ const listSpec: ListSpec = {
   idColumn: 'projects.id',
   defaultOrder: [{ field: 'id', desc: false }],
 };
+
+const projects = codecs.projects;
 
 export type ProjectRole = 'owner' | 'member';
 
@@ -40,16 +42,16 @@ export class ProjectRepository {
   /** The projects of a member; `undefined` lists every project (an administrator's view). */
   list(userId: number | undefined, params: ListParams): Promise<Page<ProjectRow>> {
     const base = userId === undefined ? this.db.selectFrom('projects') : this.visibleTo(userId);
-    return runList<ProjectRow>(base.selectAll('projects'), params, listSpec, (qb) => qb.selectAll('projects'));
+    return runList<Selectable<ProjectsTable>>(base.selectAll('projects'), params, listSpec, (qb) => qb.selectAll('projects')).then(projects.readPage);
   }
 
   /** The project if the user is a member, else undefined (callers answer 404 either way). */
   findVisible(userId: number, id: number): Promise<ProjectRow | undefined> {
-    return this.visibleTo(userId).selectAll('projects').where('projects.id', '=', id).executeTakeFirst();
+    return this.visibleTo(userId).selectAll('projects').where('projects.id', '=', id).executeTakeFirst().then(projects.read);
   }
 
   findById(id: number): Promise<ProjectRow | undefined> {
-    return this.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst().then(projects.read);
   }
 
   async isMember(projectId: number, userId: number): Promise<boolean> {
@@ -81,22 +83,25 @@ export class ProjectRepository {
       .returningAll()
       .executeTakeFirstOrThrow();
     await this.db.insertInto('project_members').values({ project_id: project.id, user_id: createdBy, role: 'owner', created_at: t }).execute();
-    return project;
+    return projects.read(project);
   }
 
   async update(id: number, changes: { name?: string; ocrLanguages?: string[]; splittingEnabled?: boolean }): Promise<ProjectRow> {
     const { ocrLanguages, splittingEnabled, ...rest } = changes;
-    return this.db
+    const row = await this.db
       .updateTable('projects')
-      .set({
-        ...rest,
-        ...(ocrLanguages ? { ocr_languages: JSON.stringify(ocrLanguages) } : {}),
-        ...(splittingEnabled === undefined ? {} : { splitting_enabled: splittingEnabled ? 1 : 0 }),
-        updated_at: now(),
-      })
+      .set(
+        projects.write({
+          ...rest,
+          ...(ocrLanguages ? { ocr_languages: JSON.stringify(ocrLanguages) } : {}),
+          ...(splittingEnabled === undefined ? {} : { splitting_enabled: splittingEnabled }),
+          updated_at: now(),
+        }),
+      )
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    return projects.read(row);
   }
 
   async remove(id: number): Promise<void> {

@@ -1,27 +1,29 @@
 // Users and their API tokens.
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import type { UserRow } from '../schema.ts';
+import { codecs, type UserRow } from '../schema.ts';
+
+const users = codecs.users;
 
 export class UserRepository {
   constructor(private readonly db: Db) {}
 
   findById(id: number): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst().then(users.read);
   }
 
   /** Emails compare case-insensitively (the column is `collate nocase`). */
   findByEmail(email: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('email', '=', email.trim()).executeTakeFirst();
+    return this.db.selectFrom('users').selectAll().where('email', '=', email.trim()).executeTakeFirst().then(users.read);
   }
 
   findByIds(ids: number[]): Promise<UserRow[]> {
     if (!ids.length) return Promise.resolve([]);
-    return this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+    return this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute().then(users.readAll);
   }
 
   list(): Promise<UserRow[]> {
-    return this.db.selectFrom('users').selectAll().orderBy('id').execute();
+    return this.db.selectFrom('users').selectAll().orderBy('id').execute().then(users.readAll);
   }
 
   count(): Promise<number> {
@@ -34,18 +36,19 @@ export class UserRepository {
 
   async create(input: { email: string; passwordHash: string; name?: string; isAdmin?: boolean }): Promise<UserRow> {
     const t = now();
-    return this.db
+    const row = await this.db
       .insertInto('users')
-      .values({
+      .values(users.write({
         email: input.email.trim(),
         password_hash: input.passwordHash,
         name: input.name ?? '',
-        is_admin: input.isAdmin ? 1 : 0,
+        is_admin: !!input.isAdmin,
         created_at: t,
         updated_at: t,
-      })
+      }))
       .returningAll()
       .executeTakeFirstOrThrow();
+    return users.read(row);
   }
 
   async setPassword(id: number, passwordHash: string): Promise<void> {
@@ -67,7 +70,8 @@ export class UserRepository {
       .innerJoin('users', 'users.id', 'auth_tokens.user_id')
       .selectAll('users')
       .where('auth_tokens.token_hash', '=', tokenHash)
-      .executeTakeFirst();
+      .executeTakeFirst()
+      .then(users.read);
   }
 
   async insertToken(userId: number, nonce: string, tokenHash: string): Promise<void> {

@@ -7,7 +7,6 @@ import type { CharBox } from '../domain/geometry.ts';
 import type { ExtractionDocument, ExtractionSchema, TrainingAnnotation, TrainingDocument } from './extraction/types.ts';
 import { DocumentStatus } from '../domain/documentStatus.ts';
 import { fillsLabel, reviewState } from '../domain/reviewRules.ts';
-import { parseSpans } from '../domain/spans.ts';
 import { DEFAULT_THRESHOLD } from './extraction/select.ts';
 
 /** The label sets of a category and their labels, with the data types the model is trained with. */
@@ -46,7 +45,7 @@ export async function trainingDocument(repos: Repos, doc: DocumentRow): Promise<
     // The review state from the stored flags (as services/annotationService.ts's stateOf; ai/ imports no service).
     const state = reviewState({ origin: a.origin, revised: a.revised, isCorrect: a.is_correct });
     if (state === 'Feedback required' || a.start_offset === null || a.end_offset === null) continue;
-    const spans = parseSpans(a.spans)
+    const spans = a.spans
       .filter((s) => s.start_offset !== null && s.end_offset !== null)
       .map((s) => ({ startOffset: s.start_offset!, endOffset: s.end_offset! }));
     annotations.push({

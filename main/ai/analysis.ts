@@ -170,7 +170,7 @@ export function analysisHandlers(deps: AnalysisDeps): Record<string, JobHandler>
         if (parts) {
           // Waits for the reviewer: the post-process request accepts, edits or rejects the proposal.
           await ctx.completeWith((r) =>
-            r.documents.update(doc.id, { status: DocumentStatus.WAITING_FOR_SPLITTING_CONFIRMATION, proposed_split: JSON.stringify(parts), processing_time: elapsed() }),
+            r.documents.update(doc.id, { status: DocumentStatus.WAITING_FOR_SPLITTING_CONFIRMATION, proposed_split: parts, processing_time: elapsed() }),
           );
           return;
         }

@@ -33,8 +33,6 @@ export interface StoredSpan {
   end_offset: number | null;
 }
 
-export const parseSpans = (json: string): StoredSpan[] => JSON.parse(json) as StoredSpan[];
-
 /** Coordinates closer than this (PDF points) are the same place: clients round differently. */
 const TOLERANCE = 0.01;
 const near = (a: number, b: number) => Math.abs(a - b) < TOLERANCE;
@@ -155,7 +153,7 @@ export function spanColumns(spans: StoredSpan[]) {
   const starts = spans.map((s) => s.start_offset).filter((n): n is number => n !== null);
   const ends = spans.map((s) => s.end_offset).filter((n): n is number => n !== null);
   return {
-    spans: JSON.stringify(spans),
+    spans,
     offset_string: spans.map((s) => s.offset_string).filter(Boolean).join(' '),
     start_offset: starts.length ? Math.min(...starts) : null,
     end_offset: ends.length ? Math.max(...ends) : null,

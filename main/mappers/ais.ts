@@ -4,10 +4,8 @@ import type { AiModel } from '../../shared/schemas/ais.ts';
 import type { AiModelRow } from '../store/schema.ts';
 import { isoOut } from './dto.ts';
 
-const parseJson = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
-
 export function aiModelOut(ai: AiModelRow): z.infer<typeof AiModel> {
-  const training = parseJson(ai.training);
+  const training = ai.training as Record<string, unknown> | null;
   return {
     id: ai.id,
     kind: ai.kind,
@@ -22,7 +20,7 @@ export function aiModelOut(ai: AiModelRow): z.infer<typeof AiModel> {
     error: ai.error,
     active: ai.active,
     origin: ai.origin,
-    evaluation: parseJson(ai.evaluation) as z.infer<typeof AiModel>['evaluation'],
+    evaluation: ai.evaluation as z.infer<typeof AiModel>['evaluation'],
     training,
     training_seconds: typeof training?.seconds === 'number' ? training.seconds : null,
     file_url: ai.model_blob ? `/aimodel/file/${ai.id}/` : null,

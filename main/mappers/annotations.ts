@@ -5,7 +5,7 @@ import type { Annotation, MissingAnnotation } from '../../shared/schemas/annotat
 import type { LabelRow, LabelSetRow, MissingAnnotationRow } from '../store/schema.ts';
 import type { AnnotationWithSet } from '../store/repositories/annotationRepository.ts';
 import { stateOf, type DocumentTree, type Refs } from '../services/annotationService.ts';
-import { parseSpans, type StoredSpan } from '../domain/spans.ts';
+import type { StoredSpan } from '../domain/spans.ts';
 import { isoOut } from './dto.ts';
 
 export const labelRefOut = (l: LabelRow) => ({ id: l.id, name: l.name, data_type: l.data_type });
@@ -21,7 +21,7 @@ export const labelSetRefOut = (ls: LabelSetRow) => ({
 const spanOut = (s: StoredSpan) => ({ ...s, custom_offset_string: s.offset_string !== s.offset_string_original });
 
 export function annotationOut(a: AnnotationWithSet, refs: Refs): z.infer<typeof Annotation> {
-  const spans = parseSpans(a.spans);
+  const spans = a.spans;
   return {
     id: a.id,
     document: a.document_id,
@@ -42,7 +42,7 @@ export function annotationOut(a: AnnotationWithSet, refs: Refs): z.infer<typeof 
     origin: a.origin,
     is_typed: a.is_typed,
     review_state: stateOf(a),
-    normalized: a.normalized === null ? null : (JSON.parse(a.normalized) as number | string | boolean | null),
+    normalized: a.normalized,
     created_by: a.created_by,
     revised_by: a.revised_by,
     created_at: isoOut(a.created_at),

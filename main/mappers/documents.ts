@@ -6,7 +6,6 @@ import type { DocumentDetail, DocumentListItem } from '../../shared/schemas/docu
 import type { DocumentListRow } from '../store/repositories/documentRepository.ts';
 import type { DocumentDetailView } from '../services/documentService.ts';
 import { labelingAvailable, statusPair } from '../domain/documentStatus.ts';
-import type { ProposedDocument } from '../ai/analysis.ts';
 import { isoOut } from './dto.ts';
 import { annotationSetsOut } from './annotations.ts';
 import { documentOcrEngine, pageOut } from './geometry.ts';
@@ -32,7 +31,7 @@ export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentList
     labeling_available: labelingAvailable(d.status),
     is_reviewed: d.is_reviewed,
     is_public: d.is_public,
-    proposed_split: d.proposed_split === null ? null : (JSON.parse(d.proposed_split) as ProposedDocument[]),
+    proposed_split: d.proposed_split,
     extraction_ai: d.extraction_ai_id,
     document_set: d.document_set_id,
     assignee: d.assignee_email,

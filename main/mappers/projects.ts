@@ -7,7 +7,7 @@ export const projectOut = (p: ProjectRow) => ({
   id: p.id,
   name: p.name,
   created_by: p.created_by,
-  ocr_languages: JSON.parse(p.ocr_languages) as string[],
+  ocr_languages: p.ocr_languages,
   splitting_enabled: p.splitting_enabled,
   created_at: isoOut(p.created_at),
   updated_at: isoOut(p.updated_at),

@@ -86,7 +86,7 @@ export class DocumentProcessor {
     const started = performance.now();
     await repos.documents.update(id, { status: DocumentStatus.OCR_IN_PROGRESS, status_reason: null });
     const project = await repos.projects.findById(doc.project_id);
-    const langs = JSON.parse(project?.ocr_languages ?? '["deu","eng"]') as string[];
+    const langs = project?.ocr_languages ?? ['deu', 'eng'];
 
     let result;
     try {

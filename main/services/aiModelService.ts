@@ -93,7 +93,7 @@ export class AiModelService {
         origin: 'uploaded',
         name: scope.name ?? file.originalname,
         description: scope.description ?? '',
-        evaluation: evaluation ? JSON.stringify(evaluation) : null,
+        evaluation: evaluation ?? null,
         training: null,
         model_blob: blob.key,
         model_size: blob.size,

@@ -10,7 +10,7 @@ import { labelDataType } from '../../shared/schemas/taxonomy.ts';
 import { NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
 import { decideAnnotationSet, type SetRequest } from '../domain/annotationSetRules.ts';
 import { fillsLabel, labelStatus, reviewState, type LabelStatus, type ReviewSet, type ReviewState } from '../domain/reviewRules.ts';
-import { machineSpans, parseSpans, samePosition, spanColumns, toStoredSpans, typedSpans, type SpanInput, type StoredSpan } from '../domain/spans.ts';
+import { machineSpans, samePosition, spanColumns, toStoredSpans, typedSpans, type SpanInput, type StoredSpan } from '../domain/spans.ts';
 import { textInRects } from '../domain/geometry.ts';
 import { documentForField, documentForMember } from './access.ts';
 
@@ -86,8 +86,8 @@ export interface MovedSpan {
   line?: { page_index: number; x0: number; x1: number; y0: number; y1: number; top: number; bottom: number };
 }
 
-/** The stored `normalized` column: the API value of spec 2.14 as JSON text. */
-const normalizedColumn = (text: string, dataType: string) => JSON.stringify(normalize(text, labelDataType(dataType) ?? 'Text'));
+/** The `normalized` column: the API value of spec 2.14. */
+const normalizedColumn = (text: string, dataType: string) => normalize(text, labelDataType(dataType) ?? 'Text');
 
 export class AnnotationService {
   constructor(private readonly repos: Repos, private readonly uow: UnitOfWork) {}
@@ -191,7 +191,7 @@ export class AnnotationService {
         continue;
       }
       if (a.is_typed) continue;
-      const spans = parseSpans(a.spans).flatMap((span): StoredSpan[] => {
+      const spans = a.spans.flatMap((span): StoredSpan[] => {
         const moved = move(span);
         const corrected = span.offset_string !== span.offset_string_original;
         if (!moved.length) return [{ ...span, start_offset: null, end_offset: null }];
@@ -205,7 +205,7 @@ export class AnnotationService {
         }));
       });
       const columns = spanColumns(spans);
-      if (columns.spans === a.spans) continue;
+      if (JSON.stringify(columns.spans) === JSON.stringify(a.spans)) continue;
       const label = labels.get(a.label_id);
       await r.annotations.updateAnnotations([a.id], { ...columns, normalized: normalizedColumn(columns.offset_string, label?.data_type ?? 'Text') });
     }
@@ -239,7 +239,7 @@ export class AnnotationService {
         changes.annotation_set_id = await this.resolveSet(r, doc, label, c.annotation_set ?? a.annotation_set_id, null, 'annotation');
       }
       // A typed value stays typed: its spans are boxes with the text sent.
-      const spans = !c.span ? parseSpans(a.spans) : a.is_typed ? this.typedStoredSpans(doc, c.span) : await this.storedSpans(r, doc, c.span, parseSpans(a.spans));
+      const spans = !c.span ? a.spans : a.is_typed ? this.typedStoredSpans(doc, c.span) : await this.storedSpans(r, doc, c.span, a.spans);
       if (c.span || c.label !== undefined) {
         const columns = spanColumns(spans);
         Object.assign(changes, c.span ? columns : {}, { normalized: normalizedColumn(columns.offset_string, label.data_type) });
@@ -266,7 +266,7 @@ export class AnnotationService {
       if (annotationSetId === null && labelSetId === a.label_set_id) annotationSetId = a.annotation_set_id;
       const setId = await this.resolveSet(r, doc, label, annotationSetId, labelSetId, 'annotation');
       const typed = body.is_typed ?? a.is_typed;
-      const spans = typed ? this.typedStoredSpans(doc, body.span) : await this.storedSpans(r, doc, body.span, parseSpans(a.spans));
+      const spans = typed ? this.typedStoredSpans(doc, body.span) : await this.storedSpans(r, doc, body.span, a.spans);
       await this.assertNotDuplicate(r, doc.id, label, spans, a.id);
       const revised = body.is_revised ?? body.revised ?? false;
       const columns = spanColumns(spans);
@@ -575,7 +575,7 @@ export class AnnotationService {
 
   /** The same label on the same place twice is refused (compat.md). */
   private async assertNotDuplicate(r: Repos, documentId: number, label: LabelRow, spans: StoredSpan[], exceptId?: number): Promise<void> {
-    const same = (await r.annotations.annotationsOfLabel(documentId, label.id)).find((a) => a.id !== exceptId && samePosition(parseSpans(a.spans), spans));
+    const same = (await r.annotations.annotationsOfLabel(documentId, label.id)).find((a) => a.id !== exceptId && samePosition(a.spans, spans));
     if (!same) return;
     const hint = stateOf(same) === 'Declined' ? ': it was declined, accept it instead' : '';
     throw ValidationError.of('non_field_errors', `This text is already labelled "${label.name}" (annotation ${same.id})${hint}.`);

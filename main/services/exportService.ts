@@ -5,9 +5,8 @@
 import type { Repos } from '../store/repositories/index.ts';
 import type { UserRow } from '../store/schema.ts';
 import { csvRecord } from '../domain/csv.ts';
-import { csvForm, type Normalized } from '../domain/normalization.ts';
+import { csvForm } from '../domain/normalization.ts';
 import { labelDataType } from '../../shared/schemas/taxonomy.ts';
-import { parseSpans } from '../domain/spans.ts';
 import { stateOf } from './annotationService.ts';
 import { projectForMember } from './access.ts';
 import { ValidationError } from '../domain/errors.ts';
@@ -40,11 +39,11 @@ export class ExportService {
     const rows = await this.repos.annotations.exportRows(projectId);
     const out = [csvRecord(CSV_COLUMNS)];
     for (const r of rows) {
-      const spans = parseSpans(r.spans);
+      const spans = r.spans;
       const first = spans[0];
       const onFirstPage = spans.filter((s) => s.page_index === first?.page_index);
       const dataType = labelDataType(r.data_type) ?? 'Text';
-      const normalized = r.normalized === null ? null : (JSON.parse(r.normalized) as Normalized);
+      const normalized = r.normalized;
       out.push(
         csvRecord([
           r.document_id,
@@ -112,7 +111,7 @@ export class ExportService {
       labelName: r.label,
       dataType: labelDataType(r.data_type) ?? 'Text',
       state: stateOf(r),
-      normalized: r.normalized === null ? null : (JSON.parse(r.normalized) as Normalized),
+      normalized: r.normalized,
     }));
     const names = new Map(categories.map((c) => [c.id, c.name]));
     const documents = docs.items.map((d) => ({

@@ -21,7 +21,7 @@ import { enqueueAnalysis } from '../ai/analysis.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { ReadAgainService } from './readAgainService.ts';
 import type { PageSummary } from '../store/repositories/pageRepository.ts';
-import { parseSpans, spanColumns } from '../domain/spans.ts';
+import { spanColumns } from '../domain/spans.ts';
 import { turnSpan } from '../domain/pageTurn.ts';
 
 const unknownPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
@@ -144,7 +144,7 @@ export class PostprocessService {
       if (current.updated_at !== doc.updated_at) throw ValidationError.of('non_field_errors', 'The document changed while its pages were being prepared: load it again and repeat.');
       const moves = pageMoves(pages, out.pages);
       for (const a of await r.annotations.annotationsOfDocument(doc.id)) {
-        const spans = parseSpans(a.spans).map((s) => {
+        const spans = a.spans.map((s) => {
           const move = moves.get(s.page_index);
           return move ? turnSpan(s, move.angle, move.width, move.height, move.to) : s;
         });
@@ -169,7 +169,7 @@ export class PostprocessService {
     const sets = new Map((await r.annotations.setsOfDocument(fromId)).map((s) => [s.id, s]));
     const made = new Map<number, number>();
     for (const a of await r.annotations.annotationsOfDocument(fromId)) {
-      const spans = parseSpans(a.spans);
+      const spans = a.spans;
       if (!spans.length || !moves.has(spans[0].page_index)) continue;
       const kept = spans.flatMap((s) => {
         const move = moves.get(s.page_index);

@@ -66,7 +66,7 @@ export class ReadAgainService {
   private async languages(doc: DocumentRow, asked: string[] | undefined): Promise<string[]> {
     if (asked !== undefined) return resolveLanguages(asked, this.dataDir, 'ocr_languages');
     const project = await this.repos.projects.findById(doc.project_id);
-    return JSON.parse(project?.ocr_languages ?? '["deu","eng"]') as string[];
+    return project?.ocr_languages ?? ['deu', 'eng'];
   }
 
   private assertDone(doc: DocumentRow): void {
@@ -99,7 +99,7 @@ export class ReadAgainService {
   async enqueueReading(r: Repos, doc: DocumentRow): Promise<void> {
     // Read through the transaction's own repositories: the store's other connection waits for this one.
     const project = await r.projects.findById(doc.project_id);
-    await this.queue.send(r, jobs.readAgain(doc, JSON.parse(project?.ocr_languages ?? '["deu","eng"]') as string[]));
+    await this.queue.send(r, jobs.readAgain(doc, project?.ocr_languages ?? ['deu', 'eng']));
   }
 
   /**

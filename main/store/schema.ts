@@ -1,8 +1,11 @@
-// Row types of every table, as kysely sees them. Booleans are stored as 0/1, timestamps as ISO 8601 UTC text.
-// The row types the repositories return and accept (UserRow, DocumentRow, ...) have booleans instead: each
-// table's encoded columns are named once below, and its repository reads and writes through rowCodec.ts.
+// Row types of every table, as kysely sees them. Booleans are stored as 0/1, JSON as text, timestamps as ISO
+// 8601 UTC text. The row types the repositories return and accept (UserRow, DocumentRow, ...) have booleans
+// and parsed JSON instead: each table's encoded columns are named once below (`codecs`), and its repository
+// reads and writes through rowCodec.ts.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import { rowCodec, type Decoded, type RowCodec } from './rowCodec.ts';
+import type { StoredSpan } from '../domain/spans.ts';
+import type { Normalized } from '../domain/normalization.ts';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -352,20 +355,37 @@ export interface Database {
   folio_migrations: FolioMigrationsTable;
 }
 
-/** The 0/1 columns of each table: booleans in the rows the repositories return and accept. */
+/** A proposed document of a split, as `documents.proposed_split` holds it (ProposedDocument, main/ai/analysis.ts). */
+export interface StoredProposedDocument {
+  category: number | null;
+  category_confidence: number | null;
+  pages: number[];
+  confidence: number;
+}
+
+/**
+ * The encoded columns of each table: 0/1 columns are booleans, JSON text columns their parsed values in the
+ * rows the repositories return and accept. An AI's evaluation and training are objects here: their types
+ * (AiEvaluation, main/ai/trainers/types.ts) live above the store, which the mapper casts to.
+ */
 export const codecs = {
-  users: rowCodec<keyof UsersTable & ('is_admin')>(['is_admin']),
-  projects: rowCodec<keyof ProjectsTable & ('splitting_enabled')>(['splitting_enabled']),
-  labelSets: rowCodec<keyof LabelSetsTable & ('has_multiple_sections' | 'is_default')>(['has_multiple_sections', 'is_default']),
-  documents: rowCodec<keyof DocumentsTable & ('is_reviewed' | 'category_is_revised' | 'is_public')>(['is_reviewed', 'category_is_revised', 'is_public']),
-  annotations: rowCodec<keyof AnnotationsTable & ('is_correct' | 'revised' | 'custom_offset_string' | 'is_typed')>(['is_correct', 'revised', 'custom_offset_string', 'is_typed']),
-  pages: rowCodec<keyof PagesTable & ('has_text_layer' | 'ocr')>(['has_text_layer', 'ocr']),
-  aiModels: rowCodec<keyof AiModelsTable & ('active')>(['active']),
-  importFolders: rowCodec<keyof ImportFoldersTable & ('enabled')>(['enabled']),
+  users: rowCodec<'is_admin'>(['is_admin']),
+  projects: rowCodec<'splitting_enabled', { ocr_languages: string[] }>(['splitting_enabled'], ['ocr_languages']),
+  labelSets: rowCodec<'has_multiple_sections' | 'is_default'>(['has_multiple_sections', 'is_default']),
+  documents: rowCodec<'is_reviewed' | 'category_is_revised' | 'is_public', { proposed_split: StoredProposedDocument[] }>(
+    ['is_reviewed', 'category_is_revised', 'is_public'],
+    ['proposed_split'],
+  ),
+  annotations: rowCodec<'is_correct' | 'revised' | 'custom_offset_string' | 'is_typed', { spans: StoredSpan[]; normalized: Normalized }>(
+    ['is_correct', 'revised', 'custom_offset_string', 'is_typed'],
+    ['spans', 'normalized'],
+  ),
+  pages: rowCodec<'has_text_layer' | 'ocr'>(['has_text_layer', 'ocr']),
+  aiModels: rowCodec<'active', { evaluation: object; training: object }>(['active'], ['evaluation', 'training']),
+  importFolders: rowCodec<'enabled'>(['enabled']),
 };
-type Booleans<C> = C extends RowCodec<infer B> ? B : never;
 /** A table's rows (Selectable, Insertable, Updateable) as the repositories return and accept them. */
-type Row<R, C> = Decoded<R, Booleans<C>>;
+export type Row<R, C> = C extends RowCodec<infer B, infer J> ? Decoded<R, B, J> : never;
 
 export type UserRow = Row<Selectable<UsersTable>, typeof codecs.users>;
 export type ProjectRow = Row<Selectable<ProjectsTable>, typeof codecs.projects>;

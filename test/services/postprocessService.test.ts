@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, ValidationError } from '../../main/domain/errors.ts';
 import { DocumentStatus } from '../../main/domain/documentStatus.ts';
-import { parseSpans } from '../../main/domain/spans.ts';
 import type { UserRow } from '../../main/store/schema.ts';
 import { openFixture, refused, type Fixture, type Taxonomy } from './fixture.ts';
 
@@ -70,7 +69,7 @@ describe('PostprocessService', () => {
     expect([same.id, same.status]).toEqual([d.doc.id, DocumentStatus.QUEUING_FOR_OCR]);
     expect(same.searchable_blob_key).not.toBe(d.doc.searchable_blob_key);
     const moved = (await f.services.annotations.get(owner, d.annotation)).row;
-    expect(parseSpans(moved.spans).map((s) => s.page_index)).toEqual([0]);
+    expect(moved.spans.map((s) => s.page_index)).toEqual([0]);
   });
 
   it('splits a document into new ones that take the annotations on their pages; a document set keeps the original', async () => {
@@ -80,7 +79,7 @@ describe('PostprocessService', () => {
     await refused(f.services.documents.get(owner, d.doc.id), NotFoundError);
     const tree = (await f.services.documents.detail(owner, parts[1].id)).tree;
     const totals = tree.sets.flatMap((s) => s.labels).filter((l) => l.label.id === t.labels.total).flatMap((l) => l.annotations);
-    expect(totals.map((a) => [a.offset_string, parseSpans(a.spans)[0].page_index, a.start_offset])).toEqual([['12,50', 0, null]]);
+    expect(totals.map((a) => [a.offset_string, a.spans[0].page_index, a.start_offset])).toEqual([['12,50', 0, null]]);
     expect((await f.services.documents.detail(owner, parts[0].id)).tree.sets.flatMap((s) => s.labels).flatMap((l) => l.annotations)).toEqual([]);
 
     const setId = parts[0].document_set_id!;

@@ -2,17 +2,17 @@
 // labels and label sets that the annotation rules and the document tree need (batched, never per row).
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import { codecs, type AnnotationRow, type AnnotationSetRow, type AnnotationsTable, type LabelRow, type LabelSetRow, type MissingAnnotationRow } from '../schema.ts';
+import { codecs, type AnnotationRow, type AnnotationSetRow, type AnnotationsTable, type LabelRow, type LabelSetRow, type MissingAnnotationRow, type Row } from '../schema.ts';
+import type { StoredSpan } from '../../domain/spans.ts';
+import type { Normalized } from '../../domain/normalization.ts';
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Decoded } from '../rowCodec.ts';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
 import { boolFilter, intFilter, runList, type ListSpec } from '../listQuery.ts';
 
 /** An annotation with the label set of its annotation set (lists show both). */
 export type AnnotationWithSet = AnnotationRow & { label_set_id: number };
-type AnnotationBooleans = 'is_correct' | 'revised' | 'custom_offset_string' | 'is_typed';
-export type NewAnnotation = Omit<Decoded<Insertable<AnnotationsTable>, AnnotationBooleans>, 'created_at' | 'updated_at'>;
-export type AnnotationChanges = Omit<Decoded<Updateable<AnnotationsTable>, AnnotationBooleans>, 'id' | 'document_id' | 'created_at' | 'updated_at'>;
+export type NewAnnotation = Omit<Row<Insertable<AnnotationsTable>, typeof codecs.annotations>, 'created_at' | 'updated_at'>;
+export type AnnotationChanges = Omit<Row<Updateable<AnnotationsTable>, typeof codecs.annotations>, 'id' | 'document_id' | 'created_at' | 'updated_at'>;
 export type LabelInSet = LabelRow & { label_set_id: number };
 
 const annotations = codecs.annotations;
@@ -73,12 +73,12 @@ export interface ExportRow {
   data_type: string;
   id: number;
   offset_string: string;
-  normalized: string | null;
+  normalized: Normalized;
   confidence: number | null;
   origin: 'human' | 'machine';
   is_correct: boolean;
   revised: boolean;
-  spans: string;
+  spans: StoredSpan[];
 }
 
 export class AnnotationRepository {

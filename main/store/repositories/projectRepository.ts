@@ -79,7 +79,7 @@ export class ProjectRepository {
     const t = now();
     const project = await this.db
       .insertInto('projects')
-      .values({ name, created_by: createdBy, created_at: t, updated_at: t, ...(ocrLanguages ? { ocr_languages: JSON.stringify(ocrLanguages) } : {}) })
+      .values(projects.write({ name, created_by: createdBy, created_at: t, updated_at: t, ...(ocrLanguages ? { ocr_languages: ocrLanguages } : {}) }))
       .returningAll()
       .executeTakeFirstOrThrow();
     await this.db.insertInto('project_members').values({ project_id: project.id, user_id: createdBy, role: 'owner', created_at: t }).execute();
@@ -93,7 +93,7 @@ export class ProjectRepository {
       .set(
         projects.write({
           ...rest,
-          ...(ocrLanguages ? { ocr_languages: JSON.stringify(ocrLanguages) } : {}),
+          ...(ocrLanguages ? { ocr_languages: ocrLanguages } : {}),
           ...(splittingEnabled === undefined ? {} : { splitting_enabled: splittingEnabled }),
           updated_at: now(),
         }),

@@ -51,7 +51,7 @@ describe('folio user', () => {
     await withCore(dataDir, async (core) => {
       expect(await core.services.auth.checkCredentials('ann@test.local', 'ann-password-2')).toMatchObject({ email: 'ann@test.local' });
       expect(await core.services.auth.checkCredentials('ann@test.local', 'ann-password-1')).toBeUndefined();
-      expect(await core.services.auth.checkCredentials('bob@test.local', bobPassword!)).toMatchObject({ is_admin: 1 });
+      expect(await core.services.auth.checkCredentials('bob@test.local', bobPassword!)).toMatchObject({ is_admin: true });
     });
 
     const removed = await folio('user', 'remove', 'bob@test.local');

@@ -5,7 +5,7 @@
 // One cluster serves a whole vitest run when `FOLIO_TEST_PG_ADMIN_URL` names it (test/globalSetup.ts starts
 // it for `FOLIO_TEST_DB=postgres`); otherwise the first caller in a test process starts one for that
 // process and stops it at exit. Each test asks for a database of its own (`createTestDatabase`).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -87,10 +87,21 @@ export async function startPgCluster(): Promise<PgCluster> {
     } catch {
       // already gone
     }
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
   process.once('exit', stop);
+  watchParent(binDir, data, dir);
   return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, stop };
+}
+
+/**
+ * Vitest ends its test processes with a signal, which skips 'exit' handlers: a detached watchdog stops the
+ * cluster and deletes its folder once the process that started it is gone, however it ended.
+ */
+function watchParent(binDir: string, data: string, dir: string): void {
+  const pgCtl = `${isRoot ? 'runuser -u postgres -- ' : ''}'${path.join(binDir, 'pg_ctl')}' -D '${data}' -m immediate -w stop`;
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${pgCtl} >/dev/null 2>&1; rm -rf '${dir}'`;
+  spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' }).unref();
 }
 
 let own: Promise<PgCluster> | undefined;

@@ -23,6 +23,27 @@ export interface Config {
   loginLimits: { perAccount: number; perAddress: number; windowMs: number };
   /** How often the import watcher reads the import folders (FOLIO_IMPORT_POLL_SECONDS; main/imports/importWatcher.ts). */
   importPollMs: number;
+  /** Single sign-on through an OpenID Connect provider (FOLIO_OIDC_*; main/auth/); undefined without FOLIO_OIDC_ISSUER. */
+  oidc?: OidcConfig;
+  /** Whether passwords sign in (POST /auth/, /api/token-auth/, Basic): FOLIO_LOCAL_LOGIN=off turns them off, with OIDC set. */
+  localLogin: boolean;
+}
+
+export interface OidcConfig {
+  /** The provider's issuer URL (discovery reads `<issuer>/.well-known/openid-configuration`). */
+  issuer: string;
+  clientId: string;
+  /** Without it Folio is a public client (PKCE only). */
+  clientSecret?: string;
+  /** Shown as "Sign in with <name>" (FOLIO_OIDC_NAME; default the issuer's host name). */
+  name: string;
+  /** The callback registered with the provider; without it, `<the address the browser used>/api/v3/auth/oidc/callback/`. */
+  redirectUrl?: string;
+  /** Scopes asked for (FOLIO_OIDC_SCOPES; default `openid email profile`). */
+  scopes: string;
+  /** Members of this group are administrators (FOLIO_OIDC_ADMIN_GROUP), read from the claim `groupsClaim`. */
+  adminGroup?: string;
+  groupsClaim: string;
 }
 
 export const DEFAULT_PORT = 8427;
@@ -89,7 +110,49 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       windowMs: 15 * 60_000,
     },
     importPollMs,
+    oidc: oidcConfig(env),
+    localLogin: localLogin(env),
   };
+}
+
+function httpUrl(name: string, raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw;
+}
+
+function oidcConfig(env: NodeJS.ProcessEnv): OidcConfig | undefined {
+  const issuer = env.FOLIO_OIDC_ISSUER?.trim();
+  const clientId = env.FOLIO_OIDC_CLIENT_ID?.trim();
+  if (!issuer) {
+    if (clientId) throw new ConfigError('FOLIO_OIDC_CLIENT_ID is set but FOLIO_OIDC_ISSUER is not: set the provider\'s issuer URL too');
+    return undefined;
+  }
+  if (!clientId) throw new ConfigError('FOLIO_OIDC_ISSUER is set but FOLIO_OIDC_CLIENT_ID is not: set the client id Folio is registered under');
+  const redirect = env.FOLIO_OIDC_REDIRECT_URL?.trim();
+  return {
+    issuer: httpUrl('FOLIO_OIDC_ISSUER', issuer),
+    clientId,
+    clientSecret: env.FOLIO_OIDC_CLIENT_SECRET || undefined,
+    name: env.FOLIO_OIDC_NAME?.trim() || new URL(issuer).hostname,
+    redirectUrl: redirect ? httpUrl('FOLIO_OIDC_REDIRECT_URL', redirect) : undefined,
+    scopes: env.FOLIO_OIDC_SCOPES?.trim() || 'openid email profile',
+    adminGroup: env.FOLIO_OIDC_ADMIN_GROUP?.trim() || undefined,
+    groupsClaim: env.FOLIO_OIDC_GROUPS_CLAIM?.trim() || 'groups',
+  };
+}
+
+function localLogin(env: NodeJS.ProcessEnv): boolean {
+  const raw = (env.FOLIO_LOCAL_LOGIN ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'on') return true;
+  if (raw !== 'off') throw new ConfigError(`FOLIO_LOCAL_LOGIN must be "on" or "off", got "${env.FOLIO_LOCAL_LOGIN}"`);
+  if (!env.FOLIO_OIDC_ISSUER?.trim()) throw new ConfigError('FOLIO_LOCAL_LOGIN=off needs single sign-on (FOLIO_OIDC_ISSUER): without either, nobody could sign in');
+  return false;
 }
 
 /** Loopback addresses are the only ones that keep the API private to this machine. */

@@ -55,6 +55,11 @@ export class UserRepository {
     await this.db.updateTable('users').set({ password_hash: passwordHash, updated_at: now() }).where('id', '=', id).execute();
   }
 
+  /** Grants or takes away administration (single sign-on's group claim, main/auth/ssoAccounts.ts). */
+  async setAdmin(id: number, isAdmin: boolean): Promise<void> {
+    await this.db.updateTable('users').set(users.write({ is_admin: isAdmin, updated_at: now() })).where('id', '=', id).execute();
+  }
+
   async remove(id: number): Promise<boolean> {
     const r = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
     return Number(r.numDeletedRows) > 0;

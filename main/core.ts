@@ -119,7 +119,8 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       check: async (file: string) => void (await checkUpload(await fs.promises.readFile(file), limits)),
       waitUntilProcessed: (id: number) => jobs.waitUntilProcessed(id),
     };
-    const services = makeServices({ repos, uow, blobs, secret, queue, pipeline, dataDir: config.dataDir, trainers: TRAINERS, loginLimits: config.loginLimits, callbackPolicy });
+    const signIn = { oidc: config.oidc, localLogin: config.localLogin, adminEmail: config.adminEmail };
+    const services = makeServices({ repos, uow, blobs, secret, queue, pipeline, dataDir: config.dataDir, trainers: TRAINERS, loginLimits: config.loginLimits, callbackPolicy, signIn });
     const mailer = new Mailer(repos.events, loadSmtpSettings(process.env));
     let publicUrl = `http://${config.host}:${config.port}`;
     const processor = new DocumentProcessor({ repos, blobs, dataDir: config.dataDir, limits });

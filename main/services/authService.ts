@@ -5,7 +5,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Repos } from '../store/repositories/index.ts';
 import type { UserRow } from '../store/schema.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { AuthenticationError, TooManyRequestsError } from '../domain/errors.ts';
+import { AuthenticationError, PermissionError, TooManyRequestsError } from '../domain/errors.ts';
 import { DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginLimits } from './loginThrottle.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -25,16 +25,35 @@ export interface AuthOptions {
   limits?: LoginLimits;
   /** The password check (tests count its calls). */
   verify?: (password: string, stored: string) => Promise<boolean>;
+  /**
+   * Set when local passwords are off (FOLIO_LOCAL_LOGIN=off): the name of the single sign-on provider
+   * people sign in through instead. Password logins (POST /auth/, Basic) then answer 403 saying so.
+   */
+  passwordsOffFor?: string;
 }
 
 export class AuthService {
   private basicCache = new Map<string, { userId: number; passwordHash: string; until: number }>();
   private readonly throttle: LoginThrottle;
   private readonly verify: (password: string, stored: string) => Promise<boolean>;
+  private readonly passwordsOffFor: string | undefined;
 
   constructor(private readonly repos: Repos, private readonly secret: Buffer, opts: AuthOptions = {}) {
     this.throttle = new LoginThrottle(opts.limits ?? DEFAULT_LOGIN_LIMITS);
     this.verify = opts.verify ?? verifyPassword;
+    this.passwordsOffFor = opts.passwordsOffFor;
+  }
+
+  /** Whether passwords sign in here (FOLIO_LOCAL_LOGIN). */
+  get passwordLogins(): boolean {
+    return this.passwordsOffFor === undefined;
+  }
+
+  private refusePasswordsWhenOff(): void {
+    if (this.passwordsOffFor === undefined) return;
+    throw new PermissionError(
+      `Passwords do not sign in on this Folio (FOLIO_LOCAL_LOGIN=off): sign in with ${this.passwordsOffFor} on Folio's sign-in page, and give scripts the API token shown in Settings (Authorization: Token <token>).`,
+    );
   }
 
   private tokenFor(userId: number, nonce: string): string {
@@ -57,6 +76,7 @@ export class AuthService {
    * `address`: the client's IP address (undefined over the desktop window's IPC).
    */
   async login(email: string, password: string, address: string | undefined): Promise<UserRow | undefined> {
+    this.refusePasswordsWhenOff();
     const wait = this.throttle.retryAfterSeconds(email, address);
     if (wait > 0) {
       throw new TooManyRequestsError(
@@ -91,6 +111,7 @@ export class AuthService {
   }
 
   async userForBasic(encoded: string, address?: string): Promise<UserRow> {
+    this.refusePasswordsWhenOff();
     let decoded: string;
     try {
       decoded = Buffer.from(encoded.trim(), 'base64').toString('utf8');

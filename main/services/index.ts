@@ -22,6 +22,8 @@ import type { Trainer } from '../ai/trainers/types.ts';
 import type { LoginLimits } from './loginThrottle.ts';
 import { callbackUrlProblem } from '../events/callbacks.ts';
 import type { CallbackPolicy } from '../events/callbackTargets.ts';
+import type { OidcConfig } from '../config.ts';
+import { SingleSignOn } from '../auth/singleSignOn.ts';
 
 export interface ServiceDeps {
   repos: Repos;
@@ -39,6 +41,8 @@ export interface ServiceDeps {
   loginLimits?: LoginLimits;
   /** Where completion callbacks may go (events/callbackTargets.ts): uploads naming a refused address get a 400. */
   callbackPolicy?: CallbackPolicy;
+  /** Sign-in besides passwords (Config.oidc, .localLogin, .adminEmail): single sign-on through main/auth/ when `oidc` is set. */
+  signIn?: { oidc?: OidcConfig; localLogin: boolean; adminEmail?: string };
 }
 
 export function makeServices(deps: ServiceDeps) {
@@ -48,8 +52,13 @@ export function makeServices(deps: ServiceDeps) {
   const { callbackPolicy } = deps;
   const readAgain = new ReadAgainService(repos, uow, deps.blobs, annotations, deps.dataDir, queue);
   const documents = new DocumentService(repos, uow, deps.blobs, annotations, queue, deps.pipeline, callbackPolicy && ((url) => callbackUrlProblem(url, callbackPolicy)));
+  const { signIn } = deps;
+  const passwordsOffFor = signIn?.oidc && !signIn.localLogin ? signIn.oidc.name : undefined;
+  const auth = new AuthService(repos, secret, { limits: deps.loginLimits, passwordsOffFor });
   return {
-    auth: new AuthService(repos, secret, { limits: deps.loginLimits }),
+    auth,
+    /** Single sign-on through an OpenID Connect provider; undefined when none is set up. */
+    sso: signIn?.oidc ? new SingleSignOn(signIn.oidc, repos, auth, secret, signIn.adminEmail) : undefined,
     users: new UserService(repos),
     projects,
     documents,

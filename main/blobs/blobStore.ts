@@ -33,10 +33,9 @@ export interface StoredBlob {
  * - Temporary files: uploads arrive in `tmpDir`, a local folder (multer, the import watcher), and enter
  *   the store with adopt(), which takes the file away. clearTemp() at start-up empties it, in the
  *   instance that holds the data folder's lock only.
- * - pathOf and exists answer about a local file, at once: the HTTP layer streams blobs from disk and the
- *   figure finder reads page images by path. An object store serves them from a local cache it fills;
- *   making both asynchronous is the change a remote store needs (callers: documentService,
- *   geometryService, segmentationService, aiModelService, postprocessService).
+ * - pathOf and exists are asynchronous: a remote store asks its server, and pathOf of an object store
+ *   hands out a copy in a local cache it fills (the HTTP layer sends files by path, the figure finder reads
+ *   page images by path). A path from pathOf is for reading only.
  */
 export interface BlobStore {
   /** A local folder for files on their way into the store (same file system as the store on disk). */
@@ -47,9 +46,9 @@ export interface BlobStore {
   adopt(file: string): Promise<StoredBlob>;
   put(data: Buffer): Promise<StoredBlob>;
   read(key: string): Promise<Buffer>;
-  /** The blob's bytes as a local file (throws on a key that is not 64 hex digits). */
-  pathOf(key: string): string;
-  exists(key: string): boolean;
+  /** The blob's bytes as a local file, for reading (throws on a key that is not 64 hex digits). */
+  pathOf(key: string): Promise<string>;
+  exists(key: string): Promise<boolean>;
   remove(key: string): Promise<void>;
   /** Every stored key (for the start-up sweep of unreferenced blobs). */
   keys(): Promise<string[]>;
@@ -66,7 +65,11 @@ export class DiskBlobStore implements BlobStore {
     fs.mkdirSync(this.tmpDir, { recursive: true, mode: DIR_MODE });
   }
 
-  pathOf(key: string): string {
+  async pathOf(key: string): Promise<string> {
+    return this.fileOf(key);
+  }
+
+  private fileOf(key: string): string {
     if (!/^[0-9a-f]{64}$/.test(key)) throw new Error(`Invalid blob key ${key}`);
     return path.join(this.root, key.slice(0, 2), key);
   }
@@ -81,7 +84,7 @@ export class DiskBlobStore implements BlobStore {
     const hash = createHash('sha256');
     await pipeline(fs.createReadStream(file), hash);
     const key = hash.digest('hex');
-    const target = this.pathOf(key);
+    const target = this.fileOf(key);
     await fsp.mkdir(path.dirname(target), { recursive: true, mode: DIR_MODE });
     const size = (await fsp.stat(file)).size;
     if (fs.existsSync(target)) await fsp.rm(file, { force: true });
@@ -105,15 +108,15 @@ export class DiskBlobStore implements BlobStore {
   }
 
   read(key: string): Promise<Buffer> {
-    return fsp.readFile(this.pathOf(key));
+    return fsp.readFile(this.fileOf(key));
   }
 
-  exists(key: string): boolean {
-    return fs.existsSync(this.pathOf(key));
+  async exists(key: string): Promise<boolean> {
+    return fs.existsSync(this.fileOf(key));
   }
 
   async remove(key: string): Promise<void> {
-    await fsp.rm(this.pathOf(key), { force: true });
+    await fsp.rm(this.fileOf(key), { force: true });
   }
 
   /** Every stored key (for the start-up sweep of unreferenced blobs). */

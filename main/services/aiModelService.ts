@@ -143,7 +143,7 @@ export class AiModelService {
   async file(user: UserRow, id: number): Promise<{ path: string; name: string }> {
     const ai = await this.get(user, undefined, id);
     if (!ai.model_blob) throw new NotFoundError(`The model file is not there yet (the AI is ${ai.status}).`);
-    return { path: this.blobs.pathOf(ai.model_blob), name: `folio-${ai.kind}-ai-${ai.id}.json` };
+    return { path: await this.blobs.pathOf(ai.model_blob), name: `folio-${ai.kind}-ai-${ai.id}.json` };
   }
 
   private trainer(kind: AiKind): Trainer {

@@ -293,8 +293,8 @@ export class DocumentService {
   /** The uploaded bytes with the name they were uploaded under. */
   async originalFile(user: UserRow, id: number): Promise<{ path: string; name: string }> {
     const doc = await documentForMember(this.repos, user, id);
-    if (!this.blobs.exists(doc.blob_key)) throw new NotFoundError('The file of this document is missing from the data folder.');
-    return { path: this.blobs.pathOf(doc.blob_key), name: doc.data_file_name };
+    if (!(await this.blobs.exists(doc.blob_key))) throw new NotFoundError('The file of this document is missing from the data folder.');
+    return { path: await this.blobs.pathOf(doc.blob_key), name: doc.data_file_name };
   }
 
   /** The searchable PDF made by processing; until it exists, a 404 that says why there is none. */
@@ -302,7 +302,7 @@ export class DocumentService {
     const doc = await documentForMember(this.repos, user, id);
     if (!doc.searchable_blob_key) throw new NotFoundError(`The searchable PDF is not ready yet (status ${statusName(doc.status)}).`);
     const name = doc.data_file_name.replace(/\.[^.]*$/, '') + '.pdf';
-    return { path: this.blobs.pathOf(doc.searchable_blob_key), name };
+    return { path: await this.blobs.pathOf(doc.searchable_blob_key), name };
   }
 
   /** Identical uploads share one blob: it goes only when no document refers to it any more. */

@@ -68,7 +68,7 @@ export class GeometryService {
   async pageImage(user: UserRow | undefined, pageId: number, kind: 'image' | 'thumbnail'): Promise<string> {
     const page = await readablePage(this.repos, user, pageId);
     const key = kind === 'image' ? page.image_blob : page.thumbnail_blob;
-    if (!key || !this.blobs.exists(key)) throw new NotFoundError(`This page has no ${kind} yet.`);
-    return this.blobs.pathOf(key);
+    if (!key || !(await this.blobs.exists(key))) throw new NotFoundError(`This page has no ${kind} yet.`);
+    return await this.blobs.pathOf(key);
   }
 }

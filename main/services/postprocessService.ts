@@ -236,7 +236,7 @@ export class PostprocessService {
 
   async originalFile(user: UserRow, id: number): Promise<{ path: string; name: string }> {
     const { set } = await this.documentSet(user, id);
-    return { path: this.blobs.pathOf(set.original_blob_key), name: set.original_file_name };
+    return { path: await this.blobs.pathOf(set.original_blob_key), name: set.original_file_name };
   }
 }
 

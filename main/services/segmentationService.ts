@@ -50,8 +50,8 @@ export class SegmentationService {
     const { image_width: width, image_height: height, image_blob: blob } = page;
     const frame: PageFrame = { widthPt: page.width_pt, heightPt: page.height_pt, imageWidth: width, imageHeight: height };
     // Without its image (not rendered, blob gone) a page still has its text elements.
-    const figures = blob && width && height && this.blobs.exists(blob)
-      ? await findFigures(this.blobs.pathOf(blob), textBoxes(chars, frame), width, height)
+    const figures = blob && width && height && (await this.blobs.exists(blob))
+      ? await findFigures(await this.blobs.pathOf(blob), textBoxes(chars, frame), width, height)
       : [];
     return segmentPage(chars, frame, figures);
   }

@@ -119,7 +119,7 @@ describe('uploads', () => {
     expect(r.body).toMatchObject({ data_file_name: 'Rechnung März.pdf', project: t.project, category: t.category, status_data: 2 });
     expect(r.body.text).toContain('Rechnung 2024-9');
     const stored = await s.core.repos.documents.findById(r.body.id);
-    expect(fs.readFileSync(s.core.blobs.pathOf(stored!.blob_key))).toEqual(Buffer.from(pdf));
+    expect(fs.readFileSync(await s.core.blobs.pathOf(stored!.blob_key))).toEqual(Buffer.from(pdf));
     expect(leftUploads()).toEqual([]);
   });
 

@@ -55,7 +55,7 @@ describe('upload (POST /api/v3/documents/)', () => {
     // The category's label sets are potential sets until something is annotated.
     expect(d.annotation_sets.map((x: any) => [x.id, x.label_set.id])).toEqual([[null, t.category], [null, t.items]]);
     expect(d.annotation_sets[0].labels.map((l: any) => [l.name, l.status])).toEqual([['Date', 'Unfilled'], ['Total', 'Unfilled']]);
-    expect(s.core.blobs.exists(blobKeyOf(d.id))).toBe(true);
+    expect(await s.core.blobs.exists(blobKeyOf(d.id))).toBe(true);
     expect(Buffer.compare(await s.core.blobs.read(blobKeyOf(d.id)), Buffer.from(bytes))).toBe(0);
   });
 
@@ -97,7 +97,7 @@ describe('upload (POST /api/v3/documents/)', () => {
     expect(unknown.body.category).toBeDefined();
     // The refused file was not kept (blobs are keyed by their SHA-256). Counting all blobs instead raced
     // with the page images that earlier uploads' processing writes meanwhile.
-    expect(s.core.blobs.exists(createHash('sha256').update('unique content 7.3').digest('hex'))).toBe(false);
+    expect(await s.core.blobs.exists(createHash('sha256').update('unique content 7.3').digest('hex'))).toBe(false);
     await noTempFilesLeft();
   });
 
@@ -174,7 +174,7 @@ describe('upload (POST /api/v3/documents/)', () => {
       const r = await upload(api, { project: t.project }, { name: 'refused.pdf', data: bytes });
       expect(r.status).toBe(500);
       // Its file is gone again (checked by its key: other uploads' processing may add page images meanwhile).
-      expect(s.core.blobs.exists(createHash('sha256').update(bytes).digest('hex'))).toBe(false);
+      expect(await s.core.blobs.exists(createHash('sha256').update(bytes).digest('hex'))).toBe(false);
       expect(docCount()).toBe(docs);
       await noTempFilesLeft();
     } finally {
@@ -195,10 +195,10 @@ describe('files', () => {
     const key = blobKeyOf(a.id);
     expect(blobKeyOf(b.id)).toBe(key);
     expect((await api.delete(`/api/v3/documents/${a.id}/`)).status).toBe(204);
-    expect(s.core.blobs.exists(key)).toBe(true);
+    expect(await s.core.blobs.exists(key)).toBe(true);
     expect((await api.get(`/doc/show-original/${b.id}/`)).text).toBe(Buffer.from(file.data).toString());
     expect((await api.delete(`/api/v3/documents/${b.id}/`)).status).toBe(204);
-    expect(s.core.blobs.exists(key)).toBe(false);
+    expect(await s.core.blobs.exists(key)).toBe(false);
   });
 
   it('sends the original bytes under the uploaded name, to members only', async () => {

@@ -60,13 +60,13 @@ describe('blob store at start-up', () => {
     const keptPdf = await pdfWithText('kept');
     const kept = await created(upload(other.admin, { project: (await created(other.admin.post('/api/v3/projects/', { name: 'B' }))).id }, { name: 'kept.pdf', data: keptPdf }));
     const stray = await other.core.blobs.put(Buffer.from('left behind by a crash'));
-    expect(other.core.blobs.exists(stray.key)).toBe(true);
+    expect(await other.core.blobs.exists(stray.key)).toBe(true);
     fs.writeFileSync(path.join(other.core.blobs.tmpDir, 'half-upload'), 'x');
     await other.close();
 
     const again = await startTestServer({ dataDir: other.dataDir });
     try {
-      expect(again.core.blobs.exists(stray.key)).toBe(false);
+      expect(await again.core.blobs.exists(stray.key)).toBe(false);
       // The half-written upload is gone. (The restarted server resumes processing "kept", which may be
       // writing a temporary file of its own right now: the folder need not be empty.)
       expect(fs.readdirSync(again.core.blobs.tmpDir)).not.toContain('half-upload');

@@ -59,6 +59,7 @@ describe('loadConfig', () => {
       callbackAllow: ['10.0.0.0/8', 'hooks.internal'],
       loginLimits: { perAccount: 5, perAddress: 0, windowMs: 15 * 60_000 },
       importPollMs: 2500,
+      localLogin: true,
     });
   });
 

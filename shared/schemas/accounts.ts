@@ -47,3 +47,18 @@ export const MemberAdd = z.object({
 });
 
 export const MemberPatch = z.object({ role: ProjectRole });
+
+/** How people sign in here (the login page asks before showing its form). */
+export const SignInMethods = z.object({
+  password: z.boolean().describe('whether email and password sign in (false with FOLIO_LOCAL_LOGIN=off)'),
+  sso: z
+    .object({
+      name: z.string().describe('the provider, as in "Sign in with <name>"'),
+      login_url: z.string().describe('where the browser goes to sign in at the provider'),
+    })
+    .nullable()
+    .describe('single sign-on through an OpenID Connect provider, null when none is set up'),
+});
+
+/** The callback of single sign-on sends the browser to `/#sso-token=<token>` (main/http/oidcRoutes.ts); the page takes it from there. */
+export const SSO_TOKEN_FRAGMENT = 'sso-token';

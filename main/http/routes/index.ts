@@ -15,9 +15,11 @@ import { postprocessRoutes } from './postprocess.ts';
 import { readAgainRoutes } from './readAgain.ts';
 import { backupRoutes } from './backup.ts';
 import { importFolderRoutes } from './importFolders.ts';
+import { oidcRoutes } from '../oidcRoutes.ts';
 
 export const allRoutes: RouteSpec[] = [
   ...authRoutes,
+  ...oidcRoutes,
   ...projectRoutes,
   ...documentRoutes,
   ...annotationRoutes,

@@ -27,6 +27,19 @@ export interface Config {
   oidc?: OidcConfig;
   /** Whether passwords sign in (POST /auth/, /api/token-auth/, Basic): FOLIO_LOCAL_LOGIN=off turns them off, with OIDC set. */
   localLogin: boolean;
+  /** The team server's object store (FOLIO_S3_*; main/blobs/s3BlobStore.ts); undefined keeps blobs in <data>/blobs. */
+  s3?: S3Config;
+}
+
+export interface S3Config {
+  /** The S3 API's URL (an S3-compatible store: MinIO, Ceph, AWS's regional endpoint). */
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** The bound on the local copies of blobs read by path (FOLIO_S3_CACHE_MB, default 1024). */
+  cacheBytes: number;
 }
 
 export interface OidcConfig {
@@ -112,6 +125,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     importPollMs,
     oidc: oidcConfig(env),
     localLogin: localLogin(env),
+    s3: s3Config(env, mb('FOLIO_S3_CACHE_MB', 1024)),
+  };
+}
+
+/** The object store's settings: all five or none (a partial set is a mistake, not the desktop default). */
+const S3_SETTINGS = {
+  endpoint: 'FOLIO_S3_ENDPOINT',
+  bucket: 'FOLIO_S3_BUCKET',
+  region: 'FOLIO_S3_REGION',
+  accessKeyId: 'FOLIO_S3_ACCESS_KEY_ID',
+  secretAccessKey: 'FOLIO_S3_SECRET_ACCESS_KEY',
+} as const;
+
+function s3Config(env: NodeJS.ProcessEnv, cacheBytes: number): S3Config | undefined {
+  const fields = Object.keys(S3_SETTINGS) as (keyof typeof S3_SETTINGS)[];
+  const value = (f: keyof typeof S3_SETTINGS) => env[S3_SETTINGS[f]]?.trim() ?? '';
+  const missing = fields.filter((f) => !value(f)).map((f) => S3_SETTINGS[f]);
+  if (missing.length === fields.length) return undefined;
+  if (missing.length) {
+    const set = fields.filter((f) => value(f)).map((f) => S3_SETTINGS[f]);
+    throw new ConfigError(`Object storage needs all five FOLIO_S3_* settings: ${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not`);
+  }
+  const bucket = value('bucket');
+  // S3's bucket naming rules: 3 to 63 lower-case letters, digits, dots and hyphens, a letter or digit at each end.
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`FOLIO_S3_BUCKET must be a bucket name (3 to 63 lower-case letters, digits, dots and hyphens), got "${bucket}"`);
+  return {
+    endpoint: httpUrl('FOLIO_S3_ENDPOINT', value('endpoint')),
+    bucket,
+    region: value('region'),
+    accessKeyId: value('accessKeyId'),
+    secretAccessKey: value('secretAccessKey'),
+    cacheBytes,
   };
 }
 

@@ -46,7 +46,9 @@ async function serve(config: Config): Promise<number> {
     console.warn(`[folio] WARNING: listening on ${config.host}, not on loopback: other machines can reach this API. Anyone with an account's password or token can read its documents.`);
   }
   const core = await openCore(config);
-  const admin = await core.services.users.ensureAdmin(config.adminEmail, config.adminPassword);
+  // With local passwords off a password admin could not sign in: the first administrator is then
+  // FOLIO_ADMIN_EMAIL's account, or the admin group's, at its first single sign-on (main/auth/ssoAccounts.ts).
+  const admin = config.localLogin ? await core.services.users.ensureAdmin(config.adminEmail, config.adminPassword) : undefined;
   let server;
   try {
     server = await startServer(core);
@@ -71,6 +73,7 @@ async function serve(config: Config): Promise<number> {
   });
   core.startImports();
   console.log(`Folio is running at ${server.url}/ (data folder: ${config.dataDir})`);
+  if (config.oidc) console.log(`Single sign-on: ${config.oidc.name} (${config.oidc.issuer})${config.localLogin ? '' : '; local passwords are off'}`);
   if (admin) {
     console.log(
       admin.generated

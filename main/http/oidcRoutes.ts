@@ -10,7 +10,8 @@
 // link back to the sign-in page.
 import type { Request, Response } from 'express';
 import { RESPONDED, route, type RouteSpec } from './route.ts';
-import { SignInMethods, SSO_TOKEN_FRAGMENT } from '../../shared/schemas/accounts.ts';
+import { SignInMethods } from '../../shared/schemas/accounts.ts';
+import { SSO_TOKEN_FRAGMENT } from '../../shared/signIn.ts';
 import { HttpError, NotFoundError } from '../domain/errors.ts';
 import type { Core } from '../core.ts';
 import type { SingleSignOn } from '../auth/singleSignOn.ts';

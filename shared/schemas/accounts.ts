@@ -59,6 +59,3 @@ export const SignInMethods = z.object({
     .nullable()
     .describe('single sign-on through an OpenID Connect provider, null when none is set up'),
 });
-
-/** The callback of single sign-on sends the browser to `/#sso-token=<token>` (main/http/oidcRoutes.ts); the page takes it from there. */
-export const SSO_TOKEN_FRAGMENT = 'sso-token';

@@ -2,7 +2,7 @@
 // only, so zod stays out of the bundle). One class over a Transport: HTTP in a browser, IPC in the
 // desktop window. Views and stores call these methods, never fetch.
 import type { z } from 'zod';
-import type { Member, TokenResponse, User, UserCreate } from '../../../shared/schemas/accounts.ts';
+import type { Member, SignInMethods, TokenResponse, User, UserCreate } from '../../../shared/schemas/accounts.ts';
 import type { envelope } from '../../../shared/schemas/common.ts';
 import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import type { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
@@ -19,6 +19,7 @@ import type { QueryValue, Transport } from './transport.ts';
 
 export type Envelope<S extends z.ZodType> = z.infer<ReturnType<typeof envelope<S>>>;
 export type UserOut = z.infer<typeof User>;
+export type SignInMethodsOut = z.infer<typeof SignInMethods>;
 export type ProjectOut = z.infer<typeof Project>;
 export type MemberOut = z.infer<typeof Member>;
 export type Role = MemberOut['role'];
@@ -61,6 +62,8 @@ export class FolioClient {
     return (await this.send<z.infer<typeof TokenResponse>>('POST', '/api/v3/auth/', { username: email, password })).token;
   }
   me = () => this.get<UserOut>('/api/v3/auth/me/');
+  /** Whether passwords sign in here, and the single sign-on provider if there is one. */
+  signInMethods = () => this.get<SignInMethodsOut>('/api/v3/auth/methods/');
   /** Deletes the account's token (scripts using it stop working); the next login makes a new one. */
   deleteToken = () => this.send<void>('DELETE', '/api/v3/auth/');
 

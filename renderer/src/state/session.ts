@@ -1,6 +1,9 @@
 // Who is logged in to this window. The API token lives in sessionStorage: it survives a reload of
 // the page but not the closing of the window, and it is never written to disk by the renderer.
+// A single sign-on ends at `/#sso-token=<token>` (main/http/oidcRoutes.ts): the token is taken from the
+// address before anything reads it, kept like a password login's, and the address is replaced.
 import { create } from 'zustand';
+import { SSO_TOKEN_FRAGMENT } from '../../../shared/signIn.ts';
 import { FolioClient, type UserOut } from '../api/client.ts';
 import { HttpTransport } from '../api/httpTransport.ts';
 import { IpcTransport } from '../api/ipcTransport.ts';
@@ -10,6 +13,10 @@ import { ApiError } from '../api/transport.ts';
 export const clientFor = (token: string | null) => new FolioClient(window.folio ? new IpcTransport(window.folio, token) : new HttpTransport(token));
 
 const TOKEN_KEY = 'folio.token';
+/** How this window signed in: 'sso' when through the provider (Settings then renews the token there). */
+const VIA_KEY = 'folio.signedInVia';
+
+export type SignedInVia = 'password' | 'sso';
 
 function storedToken(): string | null {
   try {
@@ -19,17 +26,43 @@ function storedToken(): string | null {
   }
 }
 
-function storeToken(token: string | null): void {
+function storeToken(token: string | null, via: SignedInVia = 'password'): void {
   try {
-    if (token) sessionStorage.setItem(TOKEN_KEY, token);
-    else sessionStorage.removeItem(TOKEN_KEY);
+    if (token) {
+      sessionStorage.setItem(TOKEN_KEY, token);
+      sessionStorage.setItem(VIA_KEY, via);
+    } else {
+      sessionStorage.removeItem(TOKEN_KEY);
+      sessionStorage.removeItem(VIA_KEY);
+    }
   } catch {
     /* storage disabled: the token lives in memory only */
   }
 }
 
+function storedVia(): SignedInVia {
+  try {
+    return sessionStorage.getItem(VIA_KEY) === 'sso' ? 'sso' : 'password';
+  } catch {
+    return 'password';
+  }
+}
+
+/** The token a single sign-on just handed over in the address, taken out of it (and out of the history entry). */
+function takeSsoToken(): string | null {
+  if (typeof location === 'undefined') return null;
+  const match = new RegExp(`^#${SSO_TOKEN_FRAGMENT}=([^&]+)$`).exec(location.hash);
+  if (!match) return null;
+  history.replaceState(null, '', `${location.pathname}${location.search}#/projects`);
+  const token = decodeURIComponent(match[1]);
+  storeToken(token, 'sso');
+  return token;
+}
+
 interface SessionState {
   token: string | null;
+  /** How the token was had: a password, or the single sign-on provider. */
+  via: SignedInVia;
   user: UserOut | null;
   /** `checking` while a token kept from before the reload is being verified. */
   status: 'checking' | 'signed-out' | 'signed-in';
@@ -48,10 +81,11 @@ interface SessionState {
   call<T>(fn: (client: FolioClient) => Promise<T>): Promise<T>;
 }
 
-const initialToken = storedToken();
+const initialToken = takeSsoToken() ?? storedToken();
 
 export const useSession = create<SessionState>()((set, get) => ({
   token: initialToken,
+  via: storedVia(),
   user: null,
   status: initialToken ? 'checking' : 'signed-out',
   notice: null,
@@ -70,8 +104,8 @@ export const useSession = create<SessionState>()((set, get) => ({
   async login(email, password) {
     const token = await clientFor(null).login(email, password);
     const user = await clientFor(token).me();
-    storeToken(token);
-    set({ token, user, status: 'signed-in', notice: null });
+    storeToken(token, 'password');
+    set({ token, via: 'password', user, status: 'signed-in', notice: null });
   },
 
   logout(notice) {

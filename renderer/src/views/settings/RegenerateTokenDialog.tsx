@@ -1,7 +1,10 @@
 // Replacing the account's API token: scripts (and other windows) using the old one stop working, so the
-// dialog says so and asks for the password, which logs this window in again with the new token.
+// dialog says so and asks for the password, which logs this window in again with the new token. A window
+// signed in through single sign-on (or a Folio whose passwords are off) signs in at the provider again
+// instead: the token is deleted, and the provider's sign-in brings this window back with the new one.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { clientFor, useSession } from '../../state/session.ts';
+import type { SignInMethodsOut } from '../../api/client.ts';
 
 export function RegenerateTokenDialog({ open, onClose }: { open: boolean; onClose(done: boolean): void }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -9,6 +12,22 @@ export function RegenerateTokenDialog({ open, onClose }: { open: boolean; onClos
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const via = useSession((s) => s.via);
+  const [methods, setMethods] = useState<SignInMethodsOut | null>(null);
+  /** The provider to sign in at again, when this window does not renew with a password. */
+  const sso = methods?.sso && (via === 'sso' || !methods.password) ? methods.sso : null;
+
+  useEffect(() => {
+    if (!open || window.folio) return;
+    let live = true;
+    clientFor(null)
+      .signInMethods()
+      .then((m) => live && setMethods(m))
+      .catch(() => live && setMethods(null));
+    return () => {
+      live = false;
+    };
+  }, [open]);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -26,6 +45,17 @@ export function RegenerateTokenDialog({ open, onClose }: { open: boolean; onClos
     e.preventDefault();
     setBusy(true);
     setError(null);
+    if (sso) {
+      try {
+        await useSession.getState().call((c) => c.deleteToken());
+        // No token now: the provider's sign-in makes the new one and brings this window back with it.
+        window.location.assign(sso.login_url);
+      } catch (err) {
+        setError((err as Error).message);
+        setBusy(false);
+      }
+      return;
+    }
     try {
       // The password is checked first (a login answers the current token and changes nothing), so a
       // typo never leaves the account without a token this window knows.
@@ -48,18 +78,24 @@ export function RegenerateTokenDialog({ open, onClose }: { open: boolean; onClos
           Scripts and tools that use the current token stop working at once, and so does Folio in other windows where you are logged
           in. Give them the new token afterwards.
         </p>
-        <label htmlFor="regenerate-password">Your password</label>
-        <input
-          id="regenerate-password"
-          type="password"
-          autoComplete="current-password"
-          required
-          autoFocus
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'regenerate-error' : undefined}
-        />
+        {sso ? (
+          <p>You sign in at {sso.name} again, which brings this window back with the new token.</p>
+        ) : (
+          <>
+            <label htmlFor="regenerate-password">Your password</label>
+            <input
+              id="regenerate-password"
+              type="password"
+              autoComplete="current-password"
+              required
+              autoFocus
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'regenerate-error' : undefined}
+            />
+          </>
+        )}
         {error && (
           <p id="regenerate-error" className="error" role="alert">
             {error}
@@ -69,7 +105,7 @@ export function RegenerateTokenDialog({ open, onClose }: { open: boolean; onClos
           <button type="button" disabled={busy} onClick={() => onClose(false)}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={busy || !password}>
+          <button type="submit" className="primary" disabled={busy || (!sso && !password)}>
             {busy ? 'Regenerating…' : 'Regenerate token'}
           </button>
         </div>

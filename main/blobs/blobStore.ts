@@ -1,11 +1,13 @@
 // Content-addressed file storage: the BlobStore interface the rest of Folio depends on, with the contract
-// the team server's object store (S3) must keep, and DiskBlobStore, today's implementation under
-// <data>/blobs: a file's key is its SHA-256, written to a temporary name and renamed into place, so a
-// crash never leaves a half-written blob under a key.
+// every store keeps (test/blobs/blobStore.contract.ts runs it against each), and DiskBlobStore, the
+// desktop's store under <data>/blobs: a file's key is its SHA-256, written to a temporary name and renamed
+// into place, so a crash never leaves a half-written blob under a key. The team server's object store is
+// S3BlobStore (s3BlobStore.ts); openBlobStore.ts picks one from the configuration.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 // Documents are private: folders 700, files 600 (see dataPermissions.ts), also for files made by others
@@ -17,6 +19,33 @@ const FILE_MODE = 0o600;
 export interface StoredBlob {
   key: string;
   size: number;
+}
+
+/** Bytes start to end of a blob, both included (an HTTP byte range). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** Throws on anything but a blob key: 64 lower-case hex digits (keys become file names and object names). */
+export function checkBlobKey(key: string): void {
+  if (!/^[0-9a-f]{64}$/.test(key)) throw new Error(`Invalid blob key ${key}`);
+}
+
+/** A fresh file name in a local folder of files on their way into a store. */
+export function tempFileIn(dir: string, suffix = ''): string {
+  return path.join(dir, `${Date.now()}-${randomBytes(6).toString('hex')}${suffix}`);
+}
+
+/** Empties a store's temporary folder (leftovers of interrupted writes and uploads). */
+export async function emptyTempDir(dir: string): Promise<void> {
+  await fsp.rm(dir, { recursive: true, force: true });
+  await fsp.mkdir(dir, { recursive: true, mode: DIR_MODE });
+}
+
+/** The error of reading a key that is not stored: code ENOENT, whichever the store, as a missing file's. */
+export function blobMissing(key: string, cause?: unknown): NodeJS.ErrnoException {
+  return Object.assign(new Error(`There is no blob ${key} in the store.`, { cause }), { code: 'ENOENT' });
 }
 
 /**
@@ -34,8 +63,10 @@ export interface StoredBlob {
  *   the store with adopt(), which takes the file away. clearTemp() at start-up empties it, in the
  *   instance that holds the data folder's lock only.
  * - pathOf and exists are asynchronous: a remote store asks its server, and pathOf of an object store
- *   hands out a copy in a local cache it fills (the HTTP layer sends files by path, the figure finder reads
- *   page images by path). A path from pathOf is for reading only.
+ *   hands out a copy in a bounded local cache it fills (the figure finder reads page images by path). A
+ *   path from pathOf is for reading only, at once (a cache may evict it later). The HTTP layer streams
+ *   downloads with size and stream, without a local copy.
+ * - Reading a key that is not stored (read, stream, pathOf) rejects with an error whose code is ENOENT.
  */
 export interface BlobStore {
   /** A local folder for files on their way into the store (same file system as the store on disk). */
@@ -49,6 +80,10 @@ export interface BlobStore {
   /** The blob's bytes as a local file, for reading (throws on a key that is not 64 hex digits). */
   pathOf(key: string): Promise<string>;
   exists(key: string): Promise<boolean>;
+  /** The blob's size in bytes, or null when the key is not stored. */
+  size(key: string): Promise<number | null>;
+  /** The blob's bytes (or a range of them) as a stream, opened: a missing key rejects here, not later. */
+  stream(key: string, range?: ByteRange): Promise<Readable>;
   remove(key: string): Promise<void>;
   /** Every stored key (for the start-up sweep of unreferenced blobs). */
   keys(): Promise<string[]>;
@@ -66,17 +101,19 @@ export class DiskBlobStore implements BlobStore {
   }
 
   async pathOf(key: string): Promise<string> {
-    return this.fileOf(key);
+    const file = this.fileOf(key);
+    await fsp.access(file);
+    return file;
   }
 
   private fileOf(key: string): string {
-    if (!/^[0-9a-f]{64}$/.test(key)) throw new Error(`Invalid blob key ${key}`);
+    checkBlobKey(key);
     return path.join(this.root, key.slice(0, 2), key);
   }
 
   /** A fresh temporary path inside the store (same file system, so the final rename is atomic). */
   tempPath(suffix = ''): string {
-    return path.join(this.tmpDir, `${Date.now()}-${randomBytes(6).toString('hex')}${suffix}`);
+    return tempFileIn(this.tmpDir, suffix);
   }
 
   /** Moves a file that is already on disk (an upload) into the store; returns its key and size. */
@@ -107,12 +144,26 @@ export class DiskBlobStore implements BlobStore {
     return this.adopt(tmp);
   }
 
-  read(key: string): Promise<Buffer> {
+  async read(key: string): Promise<Buffer> {
     return fsp.readFile(this.fileOf(key));
   }
 
   async exists(key: string): Promise<boolean> {
     return fs.existsSync(this.fileOf(key));
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      return (await fsp.stat(this.fileOf(key))).size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async stream(key: string, range?: ByteRange): Promise<Readable> {
+    const fh = await fsp.open(this.fileOf(key), 'r');
+    return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
   async remove(key: string): Promise<void> {
@@ -130,8 +181,7 @@ export class DiskBlobStore implements BlobStore {
   }
 
   /** Removes leftovers of interrupted writes and uploads. */
-  async clearTemp(): Promise<void> {
-    await fsp.rm(this.tmpDir, { recursive: true, force: true });
-    await fsp.mkdir(this.tmpDir, { recursive: true, mode: DIR_MODE });
+  clearTemp(): Promise<void> {
+    return emptyTempDir(this.tmpDir);
   }
 }

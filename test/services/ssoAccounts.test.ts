@@ -1,0 +1,114 @@
+// Single sign-on's rules without HTTP or a provider: which account a set of claims is (main/auth/ssoAccounts.ts),
+// the sealed pending sign-in (main/auth/pendingSignIn.ts) and password logins turned off (AuthService).
+// The whole flow against a real provider is test/http/oidc.test.ts.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SsoAccounts } from '../../main/auth/ssoAccounts.ts';
+import { openPendingSignIn, sealPendingSignIn, type PendingSignIn } from '../../main/auth/pendingSignIn.ts';
+import { AuthService } from '../../main/services/authService.ts';
+import { HttpError, PermissionError } from '../../main/domain/errors.ts';
+import { openFixture, PASSWORD, type Fixture } from './fixture.ts';
+
+let f: Fixture;
+beforeAll(async () => {
+  f = await openFixture();
+});
+afterAll(() => f.close());
+
+const rules = { providerName: 'Corp ID', groupsClaim: 'roles' };
+const refusal = async (p: Promise<unknown>) => {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(HttpError);
+  return err as HttpError;
+};
+
+describe('the account of a sign-in', () => {
+  it('is made from the email claim on first sign-in, with the name claim, as a member', async () => {
+    const accounts = new SsoAccounts(f.core.repos, rules);
+    const user = await accounts.accountFor({ sub: 's1', email: 'Nia@Example.org', email_verified: true, name: 'Nia Okafor' });
+    expect(user).toMatchObject({ email: 'Nia@Example.org', name: 'Nia Okafor', is_admin: false });
+    // Later sign-ins find it, whatever the case of the email.
+    expect((await accounts.accountFor({ sub: 's1', email: 'nia@example.org' })).id).toBe(user.id);
+    // Its password is random: nobody can log in with a guess.
+    expect(await f.services.auth.checkCredentials('nia@example.org', '')).toBeUndefined();
+  });
+
+  it('is the local account of the same email (the provider is trusted with emails)', async () => {
+    const local = await f.user('local@example.org');
+    const user = await new SsoAccounts(f.core.repos, rules).accountFor({ sub: 'x', email: 'local@example.org', preferred_username: 'loc' });
+    expect(user.id).toBe(local.id);
+    expect(await f.services.auth.checkCredentials('local@example.org', PASSWORD)).toBeDefined();
+  });
+
+  it('refuses claims without an email, or with email_verified false (also as text), with 403 and no account', async () => {
+    const accounts = new SsoAccounts(f.core.repos, rules);
+    const before = (await f.services.users.list()).length;
+    expect((await refusal(accounts.accountFor({ sub: 'a' }))).status).toBe(403);
+    expect((await refusal(accounts.accountFor({ sub: 'a', email: 'not an email' }))).message).toContain('Corp ID did not tell Folio your email');
+    const unverified = await refusal(accounts.accountFor({ sub: 'a', email: 'u@example.org', email_verified: false }));
+    expect(unverified.status).toBe(403);
+    expect(unverified.message).toContain('u@example.org is not verified');
+    expect((await refusal(accounts.accountFor({ sub: 'a', email: 'u@example.org', email_verified: 'false' }))).status).toBe(403);
+    expect((await f.services.users.list()).length).toBe(before);
+    expect((await accounts.accountFor({ sub: 'a', email: 'u@example.org', email_verified: 'true' })).email).toBe('u@example.org');
+  });
+
+  it('follows the admin group both ways when one is set, and leaves administration alone when none is', async () => {
+    const grouped = new SsoAccounts(f.core.repos, { ...rules, adminGroup: 'folio-admin' });
+    expect((await grouped.accountFor({ sub: 'g', email: 'g@example.org', roles: ['x', 'folio-admin'] })).is_admin).toBe(true);
+    expect((await grouped.accountFor({ sub: 'g', email: 'g@example.org', roles: 'folio-admin' })).is_admin).toBe(true);
+    expect((await grouped.accountFor({ sub: 'g', email: 'g@example.org', roles: ['x'] })).is_admin).toBe(false);
+    expect((await f.services.users.byEmail('g@example.org')).is_admin).toBe(false);
+    // The first administrator (made with a password) keeps administration through group-less sign-ins.
+    const plain = new SsoAccounts(f.core.repos, rules);
+    expect((await plain.accountFor({ sub: 'adm', email: f.admin.email, roles: [] })).is_admin).toBe(true);
+  });
+
+  it("always makes FOLIO_ADMIN_EMAIL's account an administrator", async () => {
+    const accounts = new SsoAccounts(f.core.repos, { ...rules, adminGroup: 'folio-admin', adminEmail: 'Chief@example.org' });
+    expect((await accounts.accountFor({ sub: 'c', email: 'chief@example.org', roles: [] })).is_admin).toBe(true);
+  });
+
+  it('makes one account when the same first sign-in arrives twice at once', async () => {
+    const accounts = new SsoAccounts(f.core.repos, rules);
+    const [a, b] = await Promise.all([accounts.accountFor({ sub: 't', email: 'twice@example.org' }), accounts.accountFor({ sub: 't', email: 'twice@example.org' })]);
+    expect(a.id).toBe(b.id);
+    expect((await f.services.users.list()).filter((u) => u.email === 'twice@example.org')).toHaveLength(1);
+  });
+});
+
+describe('the pending sign-in in the cookie', () => {
+  const secret = randomBytes(32);
+  const pending: PendingSignIn = { state: 's', nonce: 'n', verifier: 'v', redirectUri: 'http://127.0.0.1:1/api/v3/auth/oidc/callback/', expires: Date.now() + 60_000 };
+
+  it('opens with the secret that sealed it, and not when altered, sealed elsewhere or expired', () => {
+    const sealed = sealPendingSignIn(secret, pending);
+    expect(openPendingSignIn(secret, sealed)).toEqual(pending);
+    const [payload, mac] = sealed.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...pending, state: 'mine' })).toString('base64url');
+    expect(openPendingSignIn(secret, `${forged}.${mac}`)).toBeUndefined();
+    expect(openPendingSignIn(secret, `${payload}.${mac.slice(1)}`)).toBeUndefined();
+    expect(openPendingSignIn(randomBytes(32), sealed)).toBeUndefined();
+    expect(openPendingSignIn(secret, sealed, pending.expires + 1)).toBeUndefined();
+    expect(openPendingSignIn(secret, undefined)).toBeUndefined();
+    expect(openPendingSignIn(secret, 'a.b.c')).toBeUndefined();
+  });
+});
+
+describe('password logins turned off', () => {
+  it('refuses a login and Basic with a 403 naming the provider, before any password is checked', async () => {
+    let checks = 0;
+    const auth = new AuthService(f.core.repos, randomBytes(32), { passwordsOffFor: 'Corp ID', verify: async () => (checks++, true) });
+    expect(auth.passwordLogins).toBe(false);
+    await expect(auth.login(f.admin.email, PASSWORD, '127.0.0.1')).rejects.toThrow(PermissionError);
+    await expect(auth.login(f.admin.email, PASSWORD, '127.0.0.1')).rejects.toThrow(/sign in with Corp ID/);
+    await expect(auth.authenticate(`Basic ${Buffer.from(`${f.admin.email}:${PASSWORD}`).toString('base64')}`, undefined, 'GET')).rejects.toThrow(PermissionError);
+    expect(checks).toBe(0);
+    // Tokens still work.
+    const token = await auth.issueToken(f.admin);
+    expect((await auth.authenticate(`Token ${token}`, undefined, 'GET'))?.id).toBe(f.admin.id);
+  });
+});

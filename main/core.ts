@@ -11,7 +11,8 @@ import { isLoopback, type Config } from './config.ts';
 import { migrateUp, openStore, type OpenedStore } from './store/db.ts';
 import type { ChangeStamp } from './store/changeStamp.ts';
 import { makeRepos, unitOfWork, type Repos, type UnitOfWork } from './store/repositories/index.ts';
-import { DiskBlobStore, type BlobStore } from './blobs/blobStore.ts';
+import type { BlobStore } from './blobs/blobStore.ts';
+import { openBlobStore } from './blobs/openBlobStore.ts';
 import { referencedBlobKeys } from './blobs/referenced.ts';
 import { makeServices, type Services } from './services/index.ts';
 import { acquireInstanceLock, type InstanceLock } from './instanceLock.ts';
@@ -100,7 +101,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     await migrateUp(store.db);
     const repos = makeRepos(store.db);
     const uow = unitOfWork(store.db);
-    const blobs = new DiskBlobStore(path.join(config.dataDir, 'blobs'));
+    const blobs = openBlobStore(config);
     // Only the instance that holds the lock owns the temporary files and the blob store's contents;
     // a CLI command beside a running server must not touch its uploads in progress.
     if (lock) {

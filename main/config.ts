@@ -29,6 +29,8 @@ export interface Config {
   localLogin: boolean;
   /** The team server's object store (FOLIO_S3_*; main/blobs/s3BlobStore.ts); undefined keeps blobs in <data>/blobs. */
   s3?: S3Config;
+  /** The team server's PostgreSQL (FOLIO_DATABASE_URL, postgres://...; main/store/pgStore.ts); undefined keeps SQLite in the data folder. */
+  databaseUrl?: string;
 }
 
 export interface S3Config {
@@ -126,7 +128,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     oidc: oidcConfig(env),
     localLogin: localLogin(env),
     s3: s3Config(env, mb('FOLIO_S3_CACHE_MB', 1024)),
+    databaseUrl: databaseUrl(env.FOLIO_DATABASE_URL),
   };
+}
+
+/** FOLIO_DATABASE_URL: a PostgreSQL connection URL with a host and a database, or nothing (SQLite). */
+function databaseUrl(raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('FOLIO_DATABASE_URL must be a PostgreSQL URL like postgres://user:password@host:5432/folio, got something that is not a URL');
+  }
+  // Not echoed back: the URL may hold a password.
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`FOLIO_DATABASE_URL must start with postgres:// or postgresql:// (Folio's team server runs on PostgreSQL), got "${url.protocol}//..."`);
+  }
+  // A socket folder in ?host= stands for the host name (postgres:///folio?host=/var/run/postgresql).
+  if (!url.hostname && !url.searchParams.get('host')) throw new ConfigError('FOLIO_DATABASE_URL names no host: postgres://user:password@host:5432/folio');
+  if (url.pathname.length <= 1) throw new ConfigError('FOLIO_DATABASE_URL names no database: add it after the host, postgres://user:password@host:5432/folio');
+  return value;
 }
 
 /** The object store's settings: all five or none (a partial set is a mistake, not the desktop default). */

@@ -10,6 +10,7 @@ import type { JobRow } from '../store/schema.ts';
 import {
   JobSetAsideError,
   PermanentJobError,
+  type EndedJob,
   type JobContext,
   type JobHandler,
   type JobOutcome,
@@ -20,6 +21,9 @@ import {
   type UnitOfWorkOf,
   type WorkerOptions,
 } from './queue.ts';
+import { DEFAULT_BACKOFF, executeJob, failJob, rowLedger, tellListeners, type BackoffOptions, type Holder } from './runJob.ts';
+
+export { backoffDelay, DEFAULT_BACKOFF, JobLostError, type BackoffOptions } from './runJob.ts';
 
 export { JobSetAsideError, PermanentJobError };
 export type { JobContext, JobHandler, JobRepos, UnitOfWorkOf };
@@ -59,29 +63,6 @@ export async function enqueue(repos: JobRepos, opts: EnqueueOptions): Promise<Jo
   return job;
 }
 
-export interface BackoffOptions {
-  /** Delay after the first failed attempt; it doubles with every further one. */
-  baseMs: number;
-  maxMs: number;
-}
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 2_000, maxMs: 10 * 60_000 };
-
-/**
- * The wait after `attempts` failed starts: exponential and capped, with "equal jitter" (half fixed,
- * half random) so that jobs failing together do not retry in lockstep, yet never less than half the step.
- */
-export function backoffDelay(attempts: number, backoff: BackoffOptions, random: () => number = Math.random): number {
-  const step = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.max(0, attempts - 1));
-  return Math.round(step / 2 + (random() * step) / 2);
-}
-
-/** The job is no longer this runner's: deleted with its document, or re-queued as abandoned. */
-export class JobLostError extends Error {
-  constructor(job: JobRow) {
-    super(`Job ${job.id} (${job.kind}) is no longer held by this runner.`);
-  }
-}
-
 export interface JobRunnerOptions<R extends JobRepos = Repos> {
   /** Repositories outside any transaction (claims, state changes), and the unit of work over them. */
   repos: R;
@@ -105,8 +86,6 @@ export interface JobRunnerOptions<R extends JobRepos = Repos> {
  * left by a process that died: the instance lock allows one Folio process per data folder.
  */
 const liveOwners = new Set<string>();
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class JobRunner<R extends JobRepos = Repos> implements JobWorker {
   /** Written to locked_by: which process (and runner in it) holds a running job. */
@@ -149,7 +128,7 @@ export class JobRunner<R extends JobRepos = Repos> implements JobWorker {
           `Set aside: Folio stopped ${inARow} times in a row while working on this at the same step, so it is taken to be what stops it. ` +
           'If the file is damaged, upload a repaired copy (for example printed again to PDF).',
         );
-        if (await this.fail(job, job.locked_by!, error)) recovered.failed++;
+        if (await failJob(job, job.locked_by!, error, this.holder)) recovered.failed++;
         continue;
       }
       const message = `Interrupted: the process running it (${job.locked_by}) ended before it finished; started again (not counted as an attempt).`;
@@ -233,7 +212,7 @@ export class JobRunner<R extends JobRepos = Repos> implements JobWorker {
   }
 
   private launch(job: JobRow): void {
-    const run = this.execute(job)
+    const run = executeJob(job, this.holder)
       .catch((err) => this.log(`Job ${job.id} (${job.kind}) could not be settled; it is resumed at the next start-up.`, err))
       .finally(() => {
         this.running.delete(job.id);
@@ -242,80 +221,27 @@ export class JobRunner<R extends JobRepos = Repos> implements JobWorker {
     this.running.set(job.id, run);
   }
 
-  private async execute(job: JobRow): Promise<void> {
-    const { repos, uow } = this.opts;
-    const signal = this.stopping.signal;
-    let completed = false;
-    try {
-      const ctx: JobContext<any, R> = {
-        job,
-        payload: JSON.parse(job.payload),
-        signal,
-        heartbeat: async () => {
-          signal.throwIfAborted();
-          if (!(await repos.jobs.touch(job.id, this.owner))) throw new JobLostError(job);
-        },
-        completeWith: async (write) => {
-          const result = await uow(async (trx) => {
-            // The mark first: a job that is no longer ours writes nothing at all.
-            if (!(await trx.jobs.markDone(job.id, this.owner))) throw new JobLostError(job);
-            return write(trx);
-          });
-          completed = true;
-          return result;
-        },
-      };
-      await this.opts.handlers[job.kind](ctx);
-      if (!completed && !(await repos.jobs.markDone(job.id, this.owner))) return;
-      this.announce(job, 'done');
-    } catch (error) {
-      if (error instanceof JobLostError) return;
-      if (completed) {
-        this.log(`Job ${job.id} (${job.kind}) threw after it completed; it stays done.`, error);
-        this.announce(job, 'done');
-      } else if (signal.aborted) {
-        await repos.jobs.release(job.id, this.owner);
-      } else if (job.attempts >= job.max_attempts || error instanceof PermanentJobError) {
-        await this.fail(job, this.owner, error);
-      } else {
-        const runAfter = new Date(Date.now() + backoffDelay(job.attempts, this.backoff)).toISOString();
-        await repos.jobs.requeue(job.id, this.owner, runAfter, errorMessage(error));
-      }
-    }
-  }
-
-  /** Marks the job failed, with onFailed's writes in the same transaction. False when it was not `owner`'s. */
-  private async fail(job: JobRow, owner: string, error: unknown): Promise<boolean> {
-    const message = errorMessage(error);
-    let marked: boolean;
-    try {
-      marked = await this.opts.uow(async (repos) => {
-        if (!(await repos.jobs.markFailed(job.id, owner, message))) return false;
-        await this.opts.onFailed?.({ ...job, state: 'failed', last_error: message }, error, repos);
-        return true;
-      });
-    } catch (hookError) {
-      // A broken hook must not leave the job running for ever: fail it without the hook's writes.
-      this.log(`onFailed of job ${job.id} (${job.kind}) threw; the job is marked failed without it.`, hookError);
-      marked = await this.opts.repos.jobs.markFailed(job.id, owner, message);
-    }
-    if (marked) this.announce(job, 'failed');
-    return marked;
-  }
-
-  private announce(job: JobRow, outcome: JobOutcome): void {
-    for (const listener of this.opts.onSettled ? [this.opts.onSettled, ...this.listeners] : this.listeners) {
-      try {
-        listener(job, outcome);
-      } catch (err) {
-        this.log(`onSettled of job ${job.id} threw.`, err);
-      }
-    }
+  /** What the shared executor (runJob.ts) needs of this runner; the ledger is the row alone. */
+  private get holder(): Holder<R> {
+    return {
+      owner: this.owner,
+      repos: this.opts.repos,
+      uow: this.opts.uow,
+      ledger: rowLedger,
+      handlers: this.opts.handlers,
+      backoff: this.backoff,
+      signal: this.stopping.signal,
+      onFailed: this.opts.onFailed,
+      announce: (job, outcome) => tellListeners(this.opts.onSettled ? [this.opts.onSettled, ...this.listeners] : this.listeners, job, outcome, this.log),
+      log: this.log,
+    };
   }
 }
 
 /** The SQLite JobQueue: `send` is enqueue, each `handle` a JobRunner over the same store. */
 export class SqliteJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
+  private readonly endedListeners: ((job: EndedJob, outcome: JobOutcome) => void)[] = [];
+
   constructor(private readonly opts: Pick<JobRunnerOptions<R>, 'repos' | 'uow' | 'pollMs' | 'backoff' | 'log'>) {}
 
   send(tx: R, job: JobRequest): Promise<JobRow> {
@@ -323,6 +249,13 @@ export class SqliteJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
   }
 
   handle(handlers: Record<string, JobHandler<any, R>>, options: WorkerOptions<R> = {}): JobRunner<R> {
-    return new JobRunner<R>({ ...this.opts, ...options, log: options.log ?? this.opts.log, handlers });
+    const log = options.log ?? this.opts.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
+    // One data folder, one process: the runners made here are every worker there is.
+    const onSettled = (job: JobRow, outcome: JobOutcome) => tellListeners(this.endedListeners, job, outcome, log);
+    return new JobRunner<R>({ ...this.opts, ...options, log, handlers, onSettled });
+  }
+
+  ended(listener: (job: EndedJob, outcome: JobOutcome) => void): void {
+    this.endedListeners.push(listener);
   }
 }

@@ -4,7 +4,8 @@
 //   handle   the kinds a worker runs, with their handlers (main/jobs/registry.ts registers Folio's)
 //   start    a worker: resume what a dead process left, then take jobs
 //   stop     a worker: take nothing more, let running handlers reach a safe point
-//   settled  hear of each job's end, done or failed, after its commit
+//   settled  hear of each job's end, done or failed, after its commit (a worker's own jobs)
+//   ended    the same for every job on the queue, whichever process ran it (what a waiting upload hears)
 // The kinds Folio sends and their requests are listed in main/jobs/kinds.ts.
 //
 // THE HANDLER CONTRACT (read before writing a handler):
@@ -96,7 +97,15 @@ export interface JobQueue<R extends JobRepos = Repos> {
   send(tx: R, job: JobRequest): Promise<JobRow>;
   /** A worker for these kinds (their handlers by kind); it takes no job before start(). */
   handle(handlers: Record<string, JobHandler<any, R>>, options?: WorkerOptions<R>): JobWorker;
+  /**
+   * Calls `listener` after each job ended, done or failed, whichever worker ran it: on SQLite the workers of
+   * this process (the only ones), on PostgreSQL those of every process on the database (told through it).
+   */
+  ended(listener: (job: EndedJob, outcome: JobOutcome) => void): void;
 }
+
+/** What `ended` tells of a job. */
+export type EndedJob = Pick<JobRow, 'id' | 'kind' | 'document_id'>;
 
 export interface JobWorker {
   /** Takes up what a dead process left running (see the interruption rule), then starts taking jobs. Once. */

@@ -106,6 +106,9 @@ export const registry: Record<JobKind, Registration> = {
 
 const registrationOf = (kind: string): Registration | undefined => (Object.hasOwn(registry, kind) ? registry[kind as JobKind] : undefined);
 
+/** How often a waiting upload looks at its document besides hearing of job ends. */
+const ENDED_POLL_MS = 5_000;
+
 /** The queue with Folio's workers, and the end of a document's processing for sync uploads. */
 export class BackgroundJobs {
   private readonly ended = new EventEmitter().setMaxListeners(0);
@@ -116,7 +119,12 @@ export class BackgroundJobs {
     private readonly repos: Repos,
     /** How long a sync=true upload waits for the result before answering with the document as it stands. */
     private readonly syncTimeoutMs = 300_000,
-  ) {}
+  ) {
+    // Whichever process ran the job: an API process without workers hears of the ends through the queue.
+    queue.ended((job) => {
+      if (registrationOf(job.kind)?.endsProcessing && job.document_id !== null) this.ended.emit('settled', job.document_id);
+    });
+  }
 
   /** Makes the workers with every kind's handler (not started). Once. */
   register(deps: JobDeps, log?: (message: string, error?: unknown) => void): Record<WorkerName, JobWorker> {
@@ -128,9 +136,6 @@ export class BackgroundJobs {
         concurrency: 1,
         onFailed: async (job, error, repos) => registrationOf(job.kind)?.onFailed?.(job, error, repos, deps),
         log,
-      });
-      worker.settled((job) => {
-        if (registrationOf(job.kind)?.endsProcessing && job.document_id !== null) this.ended.emit('settled', job.document_id);
       });
       made[name] = worker;
     }
@@ -150,8 +155,11 @@ export class BackgroundJobs {
         if (id === documentId) check();
       };
       const timer = setTimeout(() => finish(), this.syncTimeoutMs);
+      // A notice lost on the way (PostgreSQL's listening connection dropped and came back) costs one poll.
+      const poll = setInterval(check, ENDED_POLL_MS);
       const finish = () => {
         clearTimeout(timer);
+        clearInterval(poll);
         this.ended.off('settled', onSettled);
         resolve();
       };

@@ -1,0 +1,150 @@
+// What every worker does with a job it holds, whichever queue handed it over (jobQueue.ts on SQLite,
+// pgBossQueue.ts on PostgreSQL): the handler's context (heartbeat, completeWith), and the end of the run
+// by the handler contract of queue.ts: done, a retry after backoff, back to the queue when the worker
+// stops, or failed with onFailed in the same transaction. The queues differ only in their `JobLedger`:
+// how a job's end is written (SQLite: the row; pg-boss: the row and its message, in one transaction).
+import type { JobRow } from '../store/schema.ts';
+import { PermanentJobError, type JobContext, type JobHandler, type JobOutcome, type JobRepos, type UnitOfWorkOf } from './queue.ts';
+
+export interface BackoffOptions {
+  /** Delay after the first failed attempt; it doubles with every further one. */
+  baseMs: number;
+  maxMs: number;
+}
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 2_000, maxMs: 10 * 60_000 };
+
+/**
+ * The wait after `attempts` failed starts: exponential and capped, with "equal jitter" (half fixed,
+ * half random) so that jobs failing together do not retry in lockstep, yet never less than half the step.
+ */
+export function backoffDelay(attempts: number, backoff: BackoffOptions, random: () => number = Math.random): number {
+  const step = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.max(0, attempts - 1));
+  return Math.round(step / 2 + (random() * step) / 2);
+}
+
+/** The job is no longer this runner's: deleted with its document, or re-queued as abandoned. */
+export class JobLostError extends Error {
+  constructor(job: JobRow) {
+    super(`Job ${job.id} (${job.kind}) is no longer held by this runner.`);
+  }
+}
+
+export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * How a queue writes the end of a run, each through `tx` (the repositories of a transaction the executor
+ * opened) and only while `owner` holds the job: false when it does not (the job changes nothing).
+ */
+export interface JobLedger<R extends JobRepos> {
+  done(tx: R, job: JobRow, owner: string): Promise<boolean>;
+  failed(tx: R, job: JobRow, owner: string, error: string): Promise<boolean>;
+  /** Back to the queue, due at `runAfter` (ISO time), after a failed attempt. */
+  retry(tx: R, job: JobRow, owner: string, runAfter: string, error: string): Promise<boolean>;
+  /** Back to the queue at once, the attempt not counted: the worker stopped it at a safe point. */
+  release(tx: R, job: JobRow, owner: string): Promise<boolean>;
+}
+
+/** The row alone: SQLite's ledger (and the first half of pg-boss's). */
+export const rowLedger: JobLedger<JobRepos> = {
+  done: (tx, job, owner) => tx.jobs.markDone(job.id, owner),
+  failed: (tx, job, owner, error) => tx.jobs.markFailed(job.id, owner, error),
+  retry: (tx, job, owner, runAfter, error) => tx.jobs.requeue(job.id, owner, runAfter, error),
+  release: (tx, job, owner) => tx.jobs.release(job.id, owner),
+};
+
+/** What a worker gives the executor. */
+export interface Holder<R extends JobRepos> {
+  /** Who holds the job (locked_by). */
+  owner: string;
+  repos: R;
+  uow: UnitOfWorkOf<R>;
+  ledger: JobLedger<R>;
+  handlers: Record<string, JobHandler<any, R>>;
+  backoff: BackoffOptions;
+  /** Aborted when the worker stops. */
+  signal: AbortSignal;
+  onFailed?: (job: JobRow, error: unknown, repos: R) => Promise<void>;
+  /** Tells the worker's settled listeners (after commit). */
+  announce(job: JobRow, outcome: JobOutcome): void;
+  log: (message: string, error?: unknown) => void;
+  /** Also called at each of the handler's safe points (pg-boss: keeps the message's lease). */
+  onHeartbeat?: (job: JobRow) => Promise<void>;
+}
+
+/** Runs the handler of a job `h.owner` has claimed, and writes how the run ended. */
+export async function executeJob<R extends JobRepos>(job: JobRow, h: Holder<R>): Promise<void> {
+  const { repos, uow, ledger, owner, signal } = h;
+  let completed = false;
+  try {
+    const ctx: JobContext<any, R> = {
+      job,
+      payload: JSON.parse(job.payload),
+      signal,
+      heartbeat: async () => {
+        signal.throwIfAborted();
+        if (!(await repos.jobs.touch(job.id, owner))) throw new JobLostError(job);
+        await h.onHeartbeat?.(job);
+      },
+      completeWith: async (write) => {
+        const result = await uow(async (trx) => {
+          // The mark first: a job that is no longer ours writes nothing at all.
+          if (!(await ledger.done(trx, job, owner))) throw new JobLostError(job);
+          return write(trx);
+        });
+        completed = true;
+        return result;
+      },
+    };
+    await h.handlers[job.kind](ctx);
+    if (!completed && !(await uow((trx) => ledger.done(trx, job, owner)))) return;
+    h.announce(job, 'done');
+  } catch (error) {
+    if (error instanceof JobLostError) return;
+    if (completed) {
+      h.log(`Job ${job.id} (${job.kind}) threw after it completed; it stays done.`, error);
+      h.announce(job, 'done');
+    } else if (signal.aborted) {
+      await uow((trx) => ledger.release(trx, job, owner));
+    } else if (job.attempts >= job.max_attempts || error instanceof PermanentJobError) {
+      await failJob(job, owner, error, h);
+    } else {
+      const runAfter = new Date(Date.now() + backoffDelay(job.attempts, h.backoff)).toISOString();
+      await uow((trx) => ledger.retry(trx, job, owner, runAfter, errorMessage(error)));
+    }
+  }
+}
+
+/** Marks the job failed, with onFailed's writes in the same transaction. False when it was not `owner`'s. */
+export async function failJob<R extends JobRepos>(job: JobRow, owner: string, error: unknown, h: Omit<Holder<R>, 'owner' | 'signal' | 'handlers' | 'backoff'>): Promise<boolean> {
+  const message = errorMessage(error);
+  let marked: boolean;
+  try {
+    marked = await h.uow(async (trx) => {
+      if (!(await h.ledger.failed(trx, job, owner, message))) return false;
+      await h.onFailed?.({ ...job, state: 'failed', last_error: message }, error, trx);
+      return true;
+    });
+  } catch (hookError) {
+    // A broken hook must not leave the job running for ever: fail it without the hook's writes.
+    h.log(`onFailed of job ${job.id} (${job.kind}) threw; the job is marked failed without it.`, hookError);
+    marked = await h.uow((trx) => h.ledger.failed(trx, job, owner, message));
+  }
+  if (marked) h.announce(job, 'failed');
+  return marked;
+}
+
+/** Calls each listener, so that one that throws neither stops the others nor the worker. */
+export function tellListeners(
+  listeners: ((job: JobRow, outcome: JobOutcome) => void)[],
+  job: JobRow,
+  outcome: JobOutcome,
+  log: (message: string, error?: unknown) => void,
+): void {
+  for (const listener of listeners) {
+    try {
+      listener(job, outcome);
+    } catch (err) {
+      log(`onSettled of job ${job.id} threw.`, err);
+    }
+  }
+}

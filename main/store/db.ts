@@ -1,25 +1,40 @@
-// Opens the SQLite file behind kysely (WAL, foreign keys) and brings its schema up to date.
+// Opens the SQLite file behind kysely (WAL, foreign keys) and brings its schema up to date. The team
+// server's PostgreSQL store is pgStore.ts; open.ts picks one of the two from the configuration.
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrations as allMigrations, type Migration } from './migrations/index.ts';
 import type { ChangeStamp } from './changeStamp.ts';
 import { translateSqliteError, translatingErrors } from './errors.ts';
+import { dialectOf, type DialectName } from './dialect.ts';
 
 export type Db = Kysely<Database>;
 
-export interface OpenedStore extends ChangeStamp {
+/** What every store gives the core, whichever database is behind it. */
+export interface Store extends ChangeStamp {
   db: Db;
-  sqlite: BetterSqlite3.Database;
+  dialect: DialectName;
   /**
    * Changes whenever any committed or pending write happened since the last call returned the same
-   * value, in this process or another one (the CLI): caches of derived data compare it to stay fresh
-   * (the contract: changeStamp.ts).
+   * value, in this process or another one (the CLI, the other processes of a team server): caches of
+   * derived data compare it to stay fresh (the contract: changeStamp.ts).
    */
-  changeStamp(): string;
+  changeStamp(): string | Promise<string>;
   /** How many queries kysely has run on this store (tests use it to prove there are no per-row queries). */
   queryCount(): number;
+  /**
+   * The secret that keys API tokens when every process of a team server must share it (kept in the
+   * database); undefined when the data folder keeps it (SQLite: core.ts's secret.key).
+   */
+  sharedSecret(): Promise<Buffer | undefined>;
   close(): Promise<void>;
+}
+
+/** The desktop store: one SQLite file in the data folder. */
+export interface OpenedStore extends Store {
+  dialect: 'sqlite';
+  sqlite: BetterSqlite3.Database;
+  changeStamp(): string;
 }
 
 /**
@@ -67,7 +82,9 @@ export function openStore(file: string): OpenedStore {
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
   return {
     db,
+    dialect: 'sqlite',
     sqlite,
+    sharedSecret: async () => undefined,
     changeStamp: () => `${dataVersion.get()}:${totalChanges.get()}`,
     queryCount: () => queries,
     async close() {
@@ -133,7 +150,12 @@ export async function migrateDownOne(db: Kysely<any>, list: Migration[] = allMig
   return last;
 }
 
+/**
+ * SQLite's own check of its file ('ok' when sound). PostgreSQL has no equivalent a query can run
+ * everywhere (amcheck is an extension, data checksums an initdb choice): it refuses rather than answer 'ok'.
+ */
 export async function integrityCheck(db: Db): Promise<string> {
+  if (dialectOf(db) !== 'sqlite') throw new Error('integrity_check is SQLite\'s; on PostgreSQL check the database with its own tools (pg_amcheck).');
   const r = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(db);
   return r.rows.map((x) => x.integrity_check).join('; ');
 }

@@ -1,7 +1,7 @@
 // The store speaks of broken constraints in the domain's words (domain/errors.ts), not its driver's:
-// above main/store nothing knows SQLite's error codes, and a PostgreSQL store translates its own
-// (23505, 23503, ...) into the same errors. Applied where kysely runs queries, so every read and write
-// of every repository (and a transaction's commit) is covered without each catching on its own.
+// above main/store nothing knows SQLite's error codes, and the PostgreSQL store translates its own
+// (23505, 23503, ...) into the same errors (translatePgError). Applied where kysely runs queries, so every
+// read and write of every repository (and a transaction's commit) is covered without each catching on its own.
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
 import { IntegrityViolation, ReferenceViolation, UniqueViolation } from '../domain/errors.ts';
 
@@ -30,6 +30,39 @@ export function translateSqliteError(err: unknown): unknown {
       return new IntegrityViolation('check', columns, { cause: err });
     case 'SQLITE_CONSTRAINT_NOTNULL':
       return new IntegrityViolation('not-null', columns, { cause: err });
+    default:
+      return err;
+  }
+}
+
+/** node-postgres's DatabaseError: SQLSTATE in `code`, and the table, column and detail it names. */
+interface PgDriverError extends Error {
+  code?: unknown;
+  table?: string;
+  column?: string;
+  detail?: string;
+}
+
+/**
+ * PostgreSQL's constraint errors (SQLSTATE class 23) as the same domain errors as SQLite's, their
+ * columns named "table.column" as SQLite names them: a unique key's from the detail ("Key (email)=(...)
+ * already exists."), a NOT NULL's from the error's column. Any other error is returned as it is.
+ */
+export function translatePgError(err: unknown): unknown {
+  const e = err as PgDriverError;
+  if (!(e instanceof Error) || typeof e.code !== 'string' || !e.code.startsWith('23')) return err;
+  const qualified = (columns: string[]) => columns.map((c) => (e.table ? `${e.table}.${c}` : c));
+  switch (e.code) {
+    case '23505': {
+      const key = /^Key \((.*?)\)=/.exec(e.detail ?? '')?.[1];
+      return new UniqueViolation(key ? qualified(key.split(',').map((c) => c.trim().replace(/^"|"$/g, ''))) : [], { cause: err });
+    }
+    case '23503':
+      return new ReferenceViolation({ cause: err });
+    case '23514':
+      return new IntegrityViolation('check', [], { cause: err });
+    case '23502':
+      return new IntegrityViolation('not-null', e.column ? qualified([e.column]) : [], { cause: err });
     default:
       return err;
   }
@@ -132,7 +165,7 @@ class TranslatingDriver implements Driver {
   }
 }
 
-/** `dialect` with its driver's errors passed through `translate` (translateSqliteError for SQLite). */
+/** `dialect` with its driver's errors passed through `translate` (translateSqliteError, translatePgError). */
 export function translatingErrors(dialect: Dialect, translate: Translate): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),

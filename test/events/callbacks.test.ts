@@ -9,6 +9,7 @@ import { callbackPolicy } from '../../main/events/callbackTargets.ts';
 import { startTestServer, type TestServer } from '../helpers/testServer.ts';
 import { closedPort, startReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.ts';
 import { created, pdfWithText, upload } from '../helpers/documentFixtures.ts';
+import { sql } from 'kysely';
 
 let s: TestServer;
 let project: number;
@@ -27,10 +28,10 @@ async function documentJson(fileName = 'invoice.pdf', callbackUrl = ''): Promise
 /** As the test server (on loopback) is configured: its receivers here are local scripts. */
 const fast = (): CallbackOptions => ({ log: s.core.repos.events, attempts: 3, backoffMs: 5, timeoutMs: 2_000, policy: callbackPolicy({ listensOnLoopback: true }) });
 
-function attemptsOf(documentId: number) {
-  return s.core.store.sqlite
-    .prepare('select attempt, url, status_code, error, duration_ms, created_at from callback_attempts where document_id = ? order by id')
-    .all(documentId) as { attempt: number; url: string; status_code: number | null; error: string | null; duration_ms: number; created_at: string }[];
+async function attemptsOf(documentId: number) {
+  const r = await sql<{ attempt: number; url: string; status_code: number | null; error: string | null; duration_ms: number; created_at: string }>`
+    select attempt, url, status_code, error, duration_ms, created_at from callback_attempts where document_id = ${documentId} order by id`.execute(s.core.store.db);
+  return r.rows;
 }
 
 describe('sendCallback', () => {
@@ -50,7 +51,7 @@ describe('sendCallback', () => {
         expect(r.headers['user-agent']).toBe(`Folio/${pkg.version}`);
         expect(JSON.parse(r.body)).toEqual(doc);
       }
-      const rows = attemptsOf(doc.id);
+      const rows = await attemptsOf(doc.id);
       expect(rows.map((r) => [r.attempt, r.status_code])).toEqual([[1, 500], [2, 500], [3, 200]]);
       expect(rows[0].error).toBe('HTTP 500: database locked');
       expect(rows[2].error).toBeNull();
@@ -71,7 +72,7 @@ describe('sendCallback', () => {
       const outcome = await sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, fast());
       expect(outcome).toEqual({ delivered: false, attempts: 1, statusCode: 400, error: 'HTTP 400: unknown document' });
       expect(receiver.received).toHaveLength(1);
-      expect(attemptsOf(doc.id).map((r) => r.status_code)).toEqual([400]);
+      expect((await attemptsOf(doc.id)).map((r) => r.status_code)).toEqual([400]);
     } finally {
       await receiver.close();
     }
@@ -83,7 +84,7 @@ describe('sendCallback', () => {
       const doc = await documentJson();
       const outcome = await sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, fast());
       expect(outcome).toMatchObject({ delivered: true, attempts: 2, statusCode: 204 });
-      expect(attemptsOf(doc.id).map((r) => r.status_code)).toEqual([429, 204]);
+      expect((await attemptsOf(doc.id)).map((r) => r.status_code)).toEqual([429, 204]);
     } finally {
       await receiver.close();
     }
@@ -97,7 +98,7 @@ describe('sendCallback', () => {
     expect(outcome.attempts).toBe(3);
     expect(outcome.statusCode).toBeNull();
     expect(outcome.error).toMatch(/ECONNREFUSED/);
-    const rows = attemptsOf(doc.id);
+    const rows = await attemptsOf(doc.id);
     expect(rows.map((r) => r.attempt)).toEqual([1, 2, 3]);
     for (const r of rows) {
       expect(r.status_code).toBeNull();
@@ -111,7 +112,7 @@ describe('sendCallback', () => {
       const doc = await documentJson();
       const outcome = await sendCallback({ url: `${receiver.origin}/slow`, body: doc, documentId: doc.id }, { ...fast(), timeoutMs: 150 });
       expect(outcome).toMatchObject({ delivered: true, attempts: 2 });
-      const [first] = attemptsOf(doc.id);
+      const [first] = await attemptsOf(doc.id);
       expect(first).toMatchObject({ status_code: null, error: 'No answer within 150 ms.' });
       expect(first.duration_ms).toBeGreaterThanOrEqual(140);
     } finally {
@@ -150,7 +151,7 @@ describe('sendCallback', () => {
     const doc = await documentJson();
     const outcome = await sendCallback({ url: 'file:///etc/passwd', body: doc, documentId: doc.id }, fast());
     expect(outcome).toMatchObject({ delivered: false, attempts: 1, statusCode: null });
-    expect(attemptsOf(doc.id)[0].error).toMatch(/Only http and https/);
+    expect((await attemptsOf(doc.id))[0].error).toMatch(/Only http and https/);
   });
 
   it('stops retrying when its signal aborts (shutdown)', async () => {
@@ -160,7 +161,7 @@ describe('sendCallback', () => {
       const stop = new AbortController();
       const pending = sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, { ...fast(), backoffMs: 60_000, signal: stop.signal });
       // Abort during the back-off wait after the first (recorded) attempt.
-      while (attemptsOf(doc.id).length === 0) await new Promise((r) => setTimeout(r, 5));
+      while ((await attemptsOf(doc.id)).length === 0) await new Promise((r) => setTimeout(r, 5));
       stop.abort();
       expect(await pending).toMatchObject({ delivered: false, attempts: 1, statusCode: 503 });
     } finally {
@@ -263,7 +264,7 @@ describe('callback targets', () => {
       expect(outcome).toMatchObject({ delivered: false, attempts: 1, statusCode: null });
       expect(outcome.error).toMatch(/127\.0\.0\.1 are refused: it is a loopback address.*FOLIO_CALLBACK_ALLOW/);
       expect(receiver.received).toHaveLength(0);
-      const rows = attemptsOf(doc.id);
+      const rows = await attemptsOf(doc.id);
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ attempt: 1, status_code: null, error: outcome.error });
 
@@ -299,7 +300,7 @@ describe('callback targets', () => {
     }
     // Metadata names are refused by name: not even resolved.
     expect(calls).toEqual([]);
-    expect(attemptsOf(doc.id)).toHaveLength(10);
+    expect(await attemptsOf(doc.id)).toHaveLength(10);
   });
 
   it('judges a name by every address it resolves to, at connect time, with one resolution', async () => {

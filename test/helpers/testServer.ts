@@ -1,11 +1,12 @@
-// Starts a real Folio (real SQLite file in a fresh temporary data folder) on a random loopback port,
-// and gives tests a small HTTP client for it.
+// Starts a real Folio (real SQLite file in a fresh temporary data folder, or with FOLIO_TEST_DB=postgres a
+// fresh PostgreSQL database: testStore.ts) on a random loopback port, and gives tests a small HTTP client for it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../main/config.ts';
 import { openCore, type Core } from '../../main/core.ts';
 import { startServer } from '../../main/server.ts';
+import { withTestStore } from './testStore.ts';
 
 export const ADMIN = { email: 'admin@test.local', password: 'admin-password-1' };
 
@@ -102,7 +103,7 @@ export function tempDir(prefix = 'folio-test-'): string {
 
 export async function startTestServer(opts: { dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
-  const config = loadConfig(opts.env ?? {}, { dataDir, port: 0, host: '127.0.0.1' });
+  const config = loadConfig(await withTestStore(dataDir, opts.env), { dataDir, port: 0, host: '127.0.0.1' });
   const core = await openCore(config);
   await core.services.users.ensureAdmin(ADMIN.email, ADMIN.password);
   const server = await startServer(core);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../helpers/testServer.ts';
 import { countQueries, created, makeTaxonomy, pdfWithLettersAtSpans, span, SPAN_LETTERS, upload, type Taxonomy } from '../helpers/documentFixtures.ts';
+import { sql } from 'kysely';
 
 let s: TestServer;
 let api: Client;
@@ -32,8 +33,8 @@ const labelIn = async (doc: number, labelId: number, setId?: number | null) => {
   const [set, label] = sets.flatMap((x: any) => x.labels.filter((l: any) => l.id === labelId).map((l: any) => [x, l]))[0];
   return { set: set.id, status: label.status as string, missing: label.missing_annotation as number | null, annotations: label.annotations.map((a: any) => a.id) };
 };
-const setsOf = (doc: number, labelSet: number) =>
-  s.core.store.sqlite.prepare('select id from annotation_sets where document_id = ? and label_set_id = ? order by id').pluck().all(doc, labelSet) as number[];
+const setsOf = async (doc: number, labelSet: number) =>
+  (await sql<{ id: number }>`select id from annotation_sets where document_id = ${doc} and label_set_id = ${labelSet} order by id`.execute(s.core.store.db)).rows.map((r) => r.id);
 const machine = (doc: number, label: number, n: number, extra: { labelSetId?: number; annotationSetId?: number; confidence?: number } = {}) =>
   s.core.uow((r) => s.core.services.annotations.createMachineAnnotation(r, {
     documentId: doc, labelId: label, spans: [span(n, `m${n}`)], confidence: extra.confidence ?? 0.8,
@@ -47,7 +48,7 @@ describe('annotation set rules (spec 2.8, 7.1, 7.2)', () => {
     // The path of the spec has no trailing slash.
     const b = await created(api.post(`/api/v3/documents/${doc}/annotations`, { label: t.labels.item, label_set: t.items, span: [span(2, 'Ink')] }));
     expect(a.annotation_set).not.toBe(b.annotation_set);
-    expect(setsOf(doc, t.items)).toEqual([a.annotation_set, b.annotation_set]);
+    expect(await setsOf(doc, t.items)).toEqual([a.annotation_set, b.annotation_set]);
     expect(a.label_set).toMatchObject({ id: t.items, name: 'Line items', has_multiple_sections: true, has_multiple_annotation_sets: true, is_default: false });
   });
 
@@ -58,7 +59,7 @@ describe('annotation set rules (spec 2.8, 7.1, 7.2)', () => {
     expect((await api.delete(`/api/v3/annotations/${b.id}/`)).status).toBe(204);
     const itemSets = async () => (await detail(doc)).annotation_sets.filter((x: any) => x.label_set.id === t.items).map((x: any) => x.id);
     expect(await itemSets()).toEqual([a.annotation_set]);
-    expect(setsOf(doc, t.items)).toEqual([a.annotation_set, b.annotation_set]);
+    expect(await setsOf(doc, t.items)).toEqual([a.annotation_set, b.annotation_set]);
     // A request naming the emptied set still works, and shows it again.
     const c = await created(annotate(doc, { label: t.labels.item, annotation_set: b.annotation_set, span: [span(3, 'Cap')] }));
     expect(await itemSets()).toEqual([a.annotation_set, b.annotation_set]);
@@ -73,7 +74,7 @@ describe('annotation set rules (spec 2.8, 7.1, 7.2)', () => {
     const b = await created(annotate(doc, { label: t.labels.amount, annotation_set: a.annotation_set, span: [span(2, '3.50')] }));
     const c = await created(annotate(doc, { label: { id: t.labels.amount, name: 'Amount' }, annotation_set: { id: a.annotation_set }, span: [span(3, '4.00')] }));
     expect([b.annotation_set, c.annotation_set]).toEqual([a.annotation_set, a.annotation_set]);
-    expect(setsOf(doc, t.items)).toEqual([a.annotation_set]);
+    expect(await setsOf(doc, t.items)).toEqual([a.annotation_set]);
   });
 
   it('non-repeating label set with its set B: annotation_set=B re-uses it', async () => {
@@ -89,7 +90,7 @@ describe('annotation set rules (spec 2.8, 7.1, 7.2)', () => {
     const b = await created(annotate(doc, { label: t.labels.total, label_set: t.category, span: [span(2, '10')] }));
     const c = await created(annotate(doc, { label: t.labels.total, label_set_id: t.category, span: [span(3, '11')] }));
     expect([b.annotation_set, c.annotation_set]).toEqual([a.annotation_set, a.annotation_set]);
-    expect(setsOf(doc, t.category)).toEqual([a.annotation_set]);
+    expect(await setsOf(doc, t.category)).toEqual([a.annotation_set]);
   });
 
   it('non-repeating label set without a set: label_set creates it, and the potential set becomes real', async () => {
@@ -97,7 +98,7 @@ describe('annotation set rules (spec 2.8, 7.1, 7.2)', () => {
     const before = await detail(doc);
     expect(before.annotation_sets.map((x: any) => x.id)).toEqual([null, null]);
     const a = await created(annotate(doc, { label: t.labels.date, label_set_id: t.category, span: [span(1, '1.1.2024')] }));
-    expect(setsOf(doc, t.category)).toEqual([a.annotation_set]);
+    expect(await setsOf(doc, t.category)).toEqual([a.annotation_set]);
     const after = await detail(doc);
     expect(after.annotation_sets.map((x: any) => [x.id, x.label_set.id])).toEqual([[a.annotation_set, t.category], [null, t.items]]);
   });
@@ -107,7 +108,7 @@ describe('annotation set rules (spec 2.8, 7.1, 7.2)', () => {
     const r = await annotate(doc, { label: t.labels.date, span: [span(1, 'x')] });
     expect(r.status).toBe(400);
     expect(r.body.annotation_set[0]).toMatch(/annotation_set.*label_set/);
-    expect(setsOf(doc, t.category)).toEqual([]);
+    expect(await setsOf(doc, t.category)).toEqual([]);
   });
 
   it('refuses an annotation set of another document, and a label outside the set\'s label set', async () => {
@@ -182,14 +183,14 @@ describe('annotation set rules (spec 2.8, 7.1, 7.2)', () => {
       expect(r.body[field], `${field} in ${r.text}`).toBeDefined();
     }
     // Once the pages are known (processing sets number_of_pages), a span must lie on one of them.
-    s.core.store.sqlite.prepare('update documents set number_of_pages = 2 where id = ?').run(doc);
+    await sql`update documents set number_of_pages = 2 where id = ${doc}`.execute(s.core.store.db);
     const offPage = await annotate(doc, { ...ok, span: [span(1, 'x'), { ...span(2, 'y'), page_index: 2 }] });
     expect(offPage.status).toBe(400);
     expect(offPage.body['span.1.page_index'][0]).toMatch(/has 2 pages/);
     const badJson = await api.request('POST', `/api/v3/documents/${doc}/annotations/`, { raw: { data: '{"label": ', contentType: 'application/json' } });
     expect(badJson.status).toBe(400);
     expect((await api.post('/api/v3/annotations/', [1, 2])).status).toBe(400);
-    expect(setsOf(doc, t.category)).toEqual([]);
+    expect(await setsOf(doc, t.category)).toEqual([]);
   });
 });
 
@@ -205,7 +206,8 @@ describe('spans and duplicates', () => {
     expect(a.span[0]).toMatchObject({ offset_string: 'a', offset_string_original: 'a', custom_offset_string: false, top: 842 - 712, bottom: 842 - 700, start_offset: at(1), end_offset: at(1) + 1 });
     expect(a.span[1]).toMatchObject({ offset_string: '100,00', offset_string_original: 'b', custom_offset_string: true, start_offset: at(2), end_offset: at(2) + 1 });
     expect(a).toMatchObject({ offset_string: 'a 100,00', start_offset: at(1), end_offset: at(2) + 1, custom_offset_string: true });
-    const stored = JSON.parse(s.core.store.sqlite.prepare('select spans from annotations where id = ?').pluck().get(a.id) as string);
+    const [{ spans }] = (await sql<{ spans: string }>`select spans from annotations where id = ${a.id}`.execute(s.core.store.db)).rows;
+    const stored = JSON.parse(spans);
     expect(stored).toHaveLength(2);
   });
 
@@ -415,12 +417,12 @@ describe('missing annotations', () => {
     const doc = await newDoc();
     const one = await created(api.post('/api/v3/missing-annotations/', { document: doc, label: t.labels.date, label_set_id: t.category }));
     expect(one).toMatchObject({ document: doc, label: t.labels.date, label_set: t.category, created_by: adminId });
-    expect(setsOf(doc, t.category)).toEqual([one.annotation_set]);
+    expect(await setsOf(doc, t.category)).toEqual([one.annotation_set]);
     const list = await created(api.post('/api/v3/missing-annotations/', [
       { document: doc, label: t.labels.total, label_set: t.category },
       { document: doc, label: t.labels.item, label_set: t.items },
     ]));
-    expect(list.map((m: any) => [m.label, m.annotation_set])).toEqual([[t.labels.total, one.annotation_set], [t.labels.item, setsOf(doc, t.items)[0]]]);
+    expect(list.map((m: any) => [m.label, m.annotation_set])).toEqual([[t.labels.total, one.annotation_set], [t.labels.item, (await setsOf(doc, t.items))[0]]]);
   });
 
   it('takes a list all or nothing, with errors keyed by the item index', async () => {
@@ -435,7 +437,7 @@ describe('missing annotations', () => {
     expect(shape.status).toBe(400);
     expect(shape.body['1.label']).toEqual(['This field is required.']);
     expect((await api.get(`/api/v3/missing-annotations/?document=${doc}`)).body.count).toBe(0);
-    expect(setsOf(doc, t.category)).toEqual([]);
+    expect(await setsOf(doc, t.category)).toEqual([]);
   });
 
   it('needs annotation_set for a repeating label set the document holds several sets of', async () => {
@@ -584,7 +586,7 @@ describe('PATCH, PUT and DELETE of an annotation', () => {
     const r = await api.put(`/api/v3/annotations/${a.id}/`, { document: doc, label: t.labels.total, label_set: t.category, span: [span(2, 't')], is_correct: true, is_revised: true });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ id: a.id, label: { id: t.labels.total }, annotation_set: a.annotation_set, offset_string: 't', review_state: 'Accepted' });
-    expect(setsOf(doc, t.category)).toEqual([a.annotation_set]);
+    expect(await setsOf(doc, t.category)).toEqual([a.annotation_set]);
   });
 
   it('DELETE removes it and the label is Unfilled again', async () => {

@@ -1,6 +1,7 @@
 // Spec section 5 and compat.md: Basic, Token, ?token=, token life cycle, 401s, project isolation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, Client, startTestServer, type TestServer } from '../helpers/testServer.ts';
+import { sql } from 'kysely';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -30,7 +31,7 @@ describe('authentication', () => {
 
   it('stores only a hash of the token', async () => {
     const token = s.admin.token!;
-    const rows = s.core.store.sqlite.prepare('select * from auth_tokens').all() as Record<string, unknown>[];
+    const rows = (await sql<Record<string, unknown>>`select * from auth_tokens`.execute(s.core.store.db)).rows;
     expect(rows.length).toBeGreaterThan(0);
     expect(JSON.stringify(rows)).not.toContain(token);
   });

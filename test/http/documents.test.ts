@@ -8,6 +8,7 @@ import { writeZip } from '../fixtures/ooxml.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../helpers/testServer.ts';
 import { created, makeTaxonomy, textLineSpan, upload, type Taxonomy, pdfWithText } from '../helpers/documentFixtures.ts';
+import { sql } from 'kysely';
 
 let s: TestServer;
 let api: Client;
@@ -37,8 +38,30 @@ afterAll(() => s.close());
 const tmpFiles = () => fs.readdirSync(s.core.blobs.tmpDir);
 /** The server removes a refused upload's temporary file right after answering. */
 const noTempFilesLeft = () => vi.waitFor(() => expect(tmpFiles()).toEqual([]));
-const docCount = () => (s.core.store.sqlite.prepare('select count(*) n from documents').get() as { n: number }).n;
-const blobKeyOf = (id: number) => (s.core.store.sqlite.prepare('select blob_key from documents where id = ?').get(id) as { blob_key: string }).blob_key;
+const docCount = async () => (await sql<{ n: number }>`select count(*) as n from documents`.execute(s.core.store.db)).rows[0].n;
+const blobKeyOf = async (id: number) => (await sql<{ blob_key: string }>`select blob_key from documents where id = ${id}`.execute(s.core.store.db)).rows[0].blob_key;
+
+/** A trigger that makes the store refuse a document row with this name (each store in its own SQL). */
+async function refuseUploadsNamed(name: string): Promise<void> {
+  const db = s.core.store.db;
+  if (s.core.store.dialect === 'postgres') {
+    await sql`create function refuse_upload() returns trigger language plpgsql as $$
+      begin if new.data_file_name = ${sql.lit(name)} then raise exception 'refused by test'; end if; return new; end $$`.execute(db);
+    await sql`create trigger refuse_upload before insert on documents for each row execute function refuse_upload()`.execute(db);
+  } else {
+    await sql`create trigger refuse_upload before insert on documents when new.data_file_name = ${sql.lit(name)} begin select raise(abort, 'refused by test'); end`.execute(db);
+  }
+}
+
+async function dropRefusal(): Promise<void> {
+  const db = s.core.store.db;
+  if (s.core.store.dialect === 'postgres') {
+    await sql`drop trigger refuse_upload on documents`.execute(db);
+    await sql`drop function refuse_upload()`.execute(db);
+  } else {
+    await sql`drop trigger refuse_upload`.execute(db);
+  }
+}
 
 describe('upload (POST /api/v3/documents/)', () => {
   it('stores the file and answers 201 with the full detail, queued for OCR', async () => {
@@ -55,8 +78,8 @@ describe('upload (POST /api/v3/documents/)', () => {
     // The category's label sets are potential sets until something is annotated.
     expect(d.annotation_sets.map((x: any) => [x.id, x.label_set.id])).toEqual([[null, t.category], [null, t.items]]);
     expect(d.annotation_sets[0].labels.map((l: any) => [l.name, l.status])).toEqual([['Date', 'Unfilled'], ['Total', 'Unfilled']]);
-    expect(await s.core.blobs.exists(blobKeyOf(d.id))).toBe(true);
-    expect(Buffer.compare(await s.core.blobs.read(blobKeyOf(d.id)), Buffer.from(bytes))).toBe(0);
+    expect(await s.core.blobs.exists(await blobKeyOf(d.id))).toBe(true);
+    expect(Buffer.compare(await s.core.blobs.read(await blobKeyOf(d.id)), Buffer.from(bytes))).toBe(0);
   });
 
   it('answers 400 on data_file when no file or an empty file is sent', async () => {
@@ -167,18 +190,18 @@ describe('upload (POST /api/v3/documents/)', () => {
   });
 
   it('removes the stored file when the row cannot be written (no orphaned files, no half rows)', async () => {
-    s.core.store.sqlite.exec(`create temp trigger refuse_upload before insert on documents when new.data_file_name = 'refused.pdf' begin select raise(abort, 'refused by test'); end`);
+    await refuseUploadsNamed('refused.pdf');
     try {
-      const docs = docCount();
+      const docs = await docCount();
       const bytes = await pdfWithText('content nobody else has');
       const r = await upload(api, { project: t.project }, { name: 'refused.pdf', data: bytes });
       expect(r.status).toBe(500);
       // Its file is gone again (checked by its key: other uploads' processing may add page images meanwhile).
       expect(await s.core.blobs.exists(createHash('sha256').update(bytes).digest('hex'))).toBe(false);
-      expect(docCount()).toBe(docs);
+      expect(await docCount()).toBe(docs);
       await noTempFilesLeft();
     } finally {
-      s.core.store.sqlite.exec('drop trigger refuse_upload');
+      await dropRefusal();
     }
   });
 
@@ -192,8 +215,8 @@ describe('files', () => {
     const file = { name: 'same.pdf', data: await pdfWithText('identical bytes') };
     const a = await created(upload(api, { project: t.project }, file));
     const b = await created(upload(api, { project: t.project }, file));
-    const key = blobKeyOf(a.id);
-    expect(blobKeyOf(b.id)).toBe(key);
+    const key = await blobKeyOf(a.id);
+    expect(await blobKeyOf(b.id)).toBe(key);
     expect((await api.delete(`/api/v3/documents/${a.id}/`)).status).toBe(204);
     expect(await s.core.blobs.exists(key)).toBe(true);
     expect((await api.get(`/doc/show-original/${b.id}/`)).text).toBe(Buffer.from(file.data).toString());
@@ -398,7 +421,7 @@ describe('detail, PATCH, PUT, DELETE', () => {
     await created(api.post(`/api/v3/documents/${d.id}/annotations/`, { label: t.labels.date, label_set: t.category, span: [textLineSpan('x')] }));
     expect((await api.delete(`/api/v3/documents/${d.id}/`)).status).toBe(204);
     expect((await api.get(`/api/v3/documents/${d.id}/`)).status).toBe(404);
-    const left = s.core.store.sqlite.prepare('select (select count(*) from annotations where document_id = ?) a, (select count(*) from annotation_sets where document_id = ?) s').get(d.id, d.id);
+    const [left] = (await sql`select (select count(*) from annotations where document_id = ${d.id}) as a, (select count(*) from annotation_sets where document_id = ${d.id}) as s`.execute(s.core.store.db)).rows;
     expect(left).toEqual({ a: 0, s: 0 });
     expect((await api.delete(`/api/v3/documents/${d.id}/`)).status).toBe(404);
   });

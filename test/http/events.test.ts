@@ -8,6 +8,7 @@ import { callbackPolicy } from '../../main/events/callbackTargets.ts';
 import { startTestServer, type Client, type TestServer } from '../helpers/testServer.ts';
 import { created, upload, pdfWithText } from '../helpers/documentFixtures.ts';
 import { startReceiver } from '../helpers/callbackReceiver.ts';
+import { sql } from 'kysely';
 
 let s: TestServer;
 let alice: Client;
@@ -122,7 +123,7 @@ describe('GET /api/v3/documents/<id>/callbacks/', () => {
 
   it('deleting the document removes its attempts and keeps its emails, unlinked', async () => {
     expect((await alice.delete(`/api/v3/documents/${doc.id}/`)).status).toBe(204);
-    const attempts = s.core.store.sqlite.prepare('select count(*) from callback_attempts where document_id = ?').pluck().get(doc.id);
+    const [{ n: attempts }] = (await sql<{ n: number }>`select count(*) as n from callback_attempts where document_id = ${doc.id}`.execute(s.core.store.db)).rows;
     expect(attempts).toBe(0);
     const mine = (await alice.get('/api/v3/outbox/?kind=upload')).body.results;
     expect(mine).toHaveLength(1);

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../helpers/testServer.ts';
+import { sql } from 'kysely';
 
 let s: TestServer;
 let api: Client;
@@ -40,7 +41,7 @@ describe('categories', () => {
     expect(c.created_at).toMatch(/\+00:00$/);
     const set = (await api.get(`/api/v3/label-sets/${c.id}/`)).body;
     expect(set).toMatchObject({ id: c.id, name: 'Invoice', project, categories: [c.id], labels: [], is_default: true, has_multiple_sections: false });
-    const links = s.core.store.sqlite.prepare('select * from label_set_categories where category_id = ?').all(c.id);
+    const links = (await sql`select * from label_set_categories where category_id = ${c.id}`.execute(s.core.store.db)).rows;
     expect(links).toEqual([{ label_set_id: c.id, category_id: c.id }]);
   });
 
@@ -94,14 +95,15 @@ describe('categories', () => {
     const extra = await newLabelSet({ name: 'Doomed section', categories: [c.id], labels: [label.id] });
     // A bare document row (the columns left out have defaults): only its category matters here.
     const t = new Date().toISOString();
-    const doc = s.core.store.sqlite
-      .prepare('insert into documents (project_id, category_id, data_file_name, blob_key, file_size, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)')
-      .run(project, c.id, 'a.pdf', 'k', 1, t, t);
+    const [doc] = (
+      await sql<{ id: number }>`insert into documents (project_id, category_id, data_file_name, blob_key, file_size, created_at, updated_at)
+        values (${project}, ${c.id}, 'a.pdf', 'k', 1, ${t}, ${t}) returning id`.execute(s.core.store.db)
+    ).rows;
 
     expect((await api.delete(`/api/v3/categories/${c.id}/`)).status).toBe(204);
     expect((await api.get(`/api/v3/categories/${c.id}/`)).status).toBe(404);
     expect((await api.get(`/api/v3/label-sets/${c.id}/`)).status).toBe(404);
-    const row = s.core.store.sqlite.prepare('select category_id from documents where id = ?').get(doc.lastInsertRowid) as { category_id: number | null };
+    const [row] = (await sql<{ category_id: number | null }>`select category_id from documents where id = ${doc.id}`.execute(s.core.store.db)).rows;
     expect(row.category_id).toBeNull();
     // The label and the other label set stay, no longer linked to the category.
     expect((await api.get(`/api/v3/labels/${label.id}/`)).body).toMatchObject({ categories: [], label_sets: [extra.id] });

@@ -5,8 +5,8 @@
 // repositories, so that rules needing pages and text run in milliseconds (the pipeline itself is tested
 // in test/pipeline and test/http). Users, projects and documents are made through the services.
 //
-// openFixture is the one place that opens the store: when PostgreSQL comes, it picks the store here
-// (a test database named in the environment); the tests below it see only services and repositories.
+// openFixture is the one place that opens the store: with FOLIO_TEST_DB=postgres it runs on a PostgreSQL
+// database of its own (test/helpers/testStore.ts); the tests below it see only services and repositories.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,7 @@ import type { ProjectRole } from '../../main/store/repositories/projectRepositor
 import { layoutText, type LayoutInputChar } from '../../main/pipeline/textLayout.ts';
 import type { CharBox } from '../../main/domain/geometry.ts';
 import { DocumentStatus } from '../../main/domain/documentStatus.ts';
+import { withTestStore } from '../helpers/testStore.ts';
 
 export const PASSWORD = 'service-password-1';
 
@@ -103,7 +104,7 @@ let uploads = 0;
 
 export async function openFixture(opts: { env?: NodeJS.ProcessEnv } = {}): Promise<Fixture> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-services-'));
-  const config = loadConfig(opts.env ?? {}, { dataDir, port: 0, host: '127.0.0.1' });
+  const config = loadConfig(await withTestStore(dataDir, opts.env), { dataDir, port: 0, host: '127.0.0.1' });
   // Without the lock, openCore starts no job runner: nothing runs behind the tests' backs.
   const core = await openCore(config, { lock: false });
   const { services } = core;

@@ -1,14 +1,17 @@
 // First schema: accounts, projects with their categories, labels and label sets, documents and annotations.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { columnTypes, createExtensions } from './columns.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = columnTypes(db);
+  await createExtensions(db, ['citext']);
   await db.schema
     .createTable('users')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('email', 'text', (c) => c.notNull().unique().modifyEnd(sql`collate nocase`))
+    .addColumn('id', 'integer', t.id)
+    .addColumn('email', t.caselessText, (c) => t.caseless(c.notNull().unique()))
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('is_admin', t.bool, (c) => c.notNull().defaultTo(t.flag(false)))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
@@ -23,7 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('projects')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('created_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('created_at', 'text', (c) => c.notNull())
@@ -42,11 +45,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('label_sets')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('has_multiple_sections', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('has_multiple_sections', t.bool, (c) => c.notNull().defaultTo(t.flag(false)))
+    .addColumn('is_default', t.bool, (c) => c.notNull().defaultTo(t.flag(false)))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
@@ -74,12 +77,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('labels')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('data_type', 'text', (c) => c.notNull().defaultTo('Text'))
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('threshold', 'real', (c) => c.notNull().defaultTo(0.1))
+    .addColumn('threshold', t.double, (c) => c.notNull().defaultTo(0.1))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
@@ -95,27 +98,27 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('documents')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
     .addColumn('category_id', 'integer', (c) => c.references('categories.id').onDelete('set null'))
     .addColumn('data_file_name', 'text', (c) => c.notNull())
     .addColumn('blob_key', 'text', (c) => c.notNull())
-    .addColumn('file_size', 'integer', (c) => c.notNull())
+    .addColumn('file_size', t.bytes, (c) => c.notNull())
     .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('status_reason', 'text')
     .addColumn('dataset_status', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('is_reviewed', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('is_reviewed', t.bool, (c) => c.notNull().defaultTo(t.flag(false)))
     .addColumn('assignee_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('callback_url', 'text')
     .addColumn('created_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('category_confidence', 'real')
-    .addColumn('category_is_revised', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('category_confidence', t.double)
+    .addColumn('category_is_revised', t.bool, (c) => c.notNull().defaultTo(t.flag(false)))
     .addColumn('number_of_pages', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('text', 'text')
     .addColumn('document_set_id', 'integer')
-    .addColumn('ocr_time', 'real')
-    .addColumn('extraction_time', 'real')
-    .addColumn('processing_time', 'real')
+    .addColumn('ocr_time', t.double)
+    .addColumn('extraction_time', t.double)
+    .addColumn('processing_time', t.double)
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
@@ -125,7 +128,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('annotation_sets')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('document_id', 'integer', (c) => c.notNull().references('documents.id').onDelete('cascade'))
     .addColumn('label_set_id', 'integer', (c) => c.notNull().references('label_sets.id').onDelete('cascade'))
     .addColumn('created_at', 'text', (c) => c.notNull())
@@ -134,19 +137,19 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('annotations')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('document_id', 'integer', (c) => c.notNull().references('documents.id').onDelete('cascade'))
     .addColumn('annotation_set_id', 'integer', (c) => c.notNull().references('annotation_sets.id').onDelete('cascade'))
     .addColumn('label_id', 'integer', (c) => c.notNull().references('labels.id').onDelete('cascade'))
-    .addColumn('spans', 'text', (c) => c.notNull())
+    .addColumn('spans', t.json, (c) => c.notNull())
     .addColumn('offset_string', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('start_offset', 'integer')
     .addColumn('end_offset', 'integer')
-    .addColumn('is_correct', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('revised', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('confidence', 'real')
+    .addColumn('is_correct', t.bool, (c) => c.notNull().defaultTo(t.flag(false)))
+    .addColumn('revised', t.bool, (c) => c.notNull().defaultTo(t.flag(false)))
+    .addColumn('confidence', t.double)
     .addColumn('origin', 'text', (c) => c.notNull().defaultTo('human'))
-    .addColumn('custom_offset_string', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('custom_offset_string', t.bool, (c) => c.notNull().defaultTo(t.flag(false)))
     .addColumn('created_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('revised_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('created_at', 'text', (c) => c.notNull())
@@ -158,7 +161,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('missing_annotations')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('document_id', 'integer', (c) => c.notNull().references('documents.id').onDelete('cascade'))
     .addColumn('label_id', 'integer', (c) => c.notNull().references('labels.id').onDelete('cascade'))
     .addColumn('label_set_id', 'integer', (c) => c.notNull().references('label_sets.id').onDelete('cascade'))

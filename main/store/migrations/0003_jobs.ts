@@ -1,11 +1,13 @@
 // The durable job queue (main/jobs/): one row per unit of background work, written in the same
 // transaction as the document it belongs to, so that a crash or restart resumes it.
 import { sql, type Kysely } from 'kysely';
+import { columnTypes } from './columns.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable('jobs')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('kind', 'text', (c) => c.notNull())
     // Null for jobs that belong to no document; a deleted document takes its jobs with it.
     .addColumn('document_id', 'integer', (c) => c.references('documents.id').onDelete('cascade'))

@@ -1,11 +1,13 @@
 // Events (spec 6): every attempt to deliver a completion callback, and the outbox of emails
 // (sent through SMTP when one is configured, otherwise kept here for the API to list).
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { columnTypes } from './columns.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable('callback_attempts')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('document_id', 'integer', (c) => c.notNull().references('documents.id').onDelete('cascade'))
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('attempt', 'integer', (c) => c.notNull())
@@ -18,9 +20,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('outbox')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     // Compared with users.email (collate nocase) when a user lists their own messages.
-    .addColumn('to_address', 'text', (c) => c.notNull().modifyEnd(sql`collate nocase`))
+    .addColumn('to_address', t.caselessText, (c) => t.caseless(c.notNull()))
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('text', 'text', (c) => c.notNull())
     .addColumn('html', 'text')

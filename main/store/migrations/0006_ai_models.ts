@@ -2,11 +2,13 @@
 // split derives from one original (document sets), the project's splitting switch, and what the
 // analysis after OCR records on a document (the proposed split, the extraction AI that read it).
 import { sql, type Kysely } from 'kysely';
+import { columnTypes } from './columns.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable('ai_models')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('kind', 'text', (c) => c.notNull().check(sqlIn(['extraction', 'categorization', 'splitting'])))
     .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
     // Extraction AIs belong to a category; the other two kinds to the whole project.
@@ -15,16 +17,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('progress', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('stage', 'text')
     .addColumn('error', 'text')
-    .addColumn('active', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('active', t.bool, (c) => c.notNull().defaultTo(t.flag(false)))
     .addColumn('origin', 'text', (c) => c.notNull().defaultTo('trained'))
     .addColumn('name', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
     /** JSON: the evaluation on the test documents when training ended (see main/ai/evaluation). */
-    .addColumn('evaluation', 'text')
+    .addColumn('evaluation', t.json)
     /** JSON: what the model was trained from (documents, tokens, seconds). */
-    .addColumn('training', 'text')
+    .addColumn('training', t.json)
     .addColumn('model_blob', 'text')
-    .addColumn('model_size', 'integer')
+    .addColumn('model_size', t.bytes)
     .addColumn('created_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
@@ -35,7 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('document_sets')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
     .addColumn('original_blob_key', 'text', (c) => c.notNull())
     .addColumn('original_file_name', 'text', (c) => c.notNull())
@@ -44,8 +46,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
-  await db.schema.alterTable('projects').addColumn('splitting_enabled', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('documents').addColumn('proposed_split', 'text').execute();
+  await db.schema.alterTable('projects').addColumn('splitting_enabled', t.bool, (c) => c.notNull().defaultTo(t.flag(false))).execute();
+  await db.schema.alterTable('documents').addColumn('proposed_split', t.json).execute();
   await db.schema.alterTable('documents').addColumn('extraction_ai_id', 'integer').execute();
 }
 

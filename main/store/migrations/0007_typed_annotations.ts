@@ -2,9 +2,11 @@
 // the region was read again at a higher resolution): it keeps the box and the typed text, without
 // offsets, and says it was typed rather than read.
 import type { Kysely } from 'kysely';
+import { columnTypes } from './columns.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('annotations').addColumn('is_typed', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  const t = columnTypes(db);
+  await db.schema.alterTable('annotations').addColumn('is_typed', t.bool, (c) => c.notNull().defaultTo(t.flag(false))).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -4,17 +4,19 @@
 // transaction as the document, so a file uploaded but not yet moved to done/ when Folio stopped is moved,
 // not uploaded again, on the next start.
 import type { Kysely } from 'kysely';
+import { columnTypes } from './columns.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable('import_folders')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
     // A removed category leaves the folder importing without one rather than removing the folder.
     .addColumn('category_id', 'integer', (c) => c.references('categories.id').onDelete('set null'))
     // Absolute and resolved (symbolic links followed): two records never name the same folder.
     .addColumn('path', 'text', (c) => c.notNull().unique())
-    .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('enabled', t.bool, (c) => c.notNull().defaultTo(t.flag(true)))
     // The uploader of every imported document; null once that account is removed (the watcher then
     // reports the folder instead of importing as nobody).
     .addColumn('created_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
@@ -33,7 +35,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('import_folder_files')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.id)
     .addColumn('folder_id', 'integer', (c) => c.notNull().references('import_folders.id').onDelete('cascade'))
     .addColumn('file_name', 'text', (c) => c.notNull())
     /** SHA-256 of the bytes uploaded (the document's blob key). */

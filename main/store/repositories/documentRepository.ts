@@ -8,6 +8,8 @@ import type { Selectable } from 'kysely';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { boolFilter, containsFilter, intFilter, runList, type Filter, type ListSpec } from '../listQuery.ts';
+import { isPostgres } from '../dialect.ts';
+import { textMatches } from '../textSearch.ts';
 
 const documents = codecs.documents;
 
@@ -23,34 +25,15 @@ const assigneeFilter: Filter = (qb, raw, name) => {
   return qb.where('documents.assignee_id', 'in', (eb: any) => eb.selectFrom('users').select('id').where('email', '=', raw.trim()));
 };
 
-/** At most this many words of `?q=` are searched (a pasted page must not become a huge query). */
-const MAX_SEARCH_TERMS = 32;
-
-/**
- * `?q=` as an FTS5 query that cannot be a syntax error: every word is quoted (a quote inside doubled), so
- * FTS5 operators and punctuation in user input are plain text, and matches as a prefix (`invo` finds
- * "invoice"). Words without a letter or digit would tokenize to nothing and are dropped. Null: no word left.
- */
-export function ftsQuery(raw: string): string | null {
-  const terms = raw
-    .split(/\s+/u)
-    .filter((t) => /[\p{L}\p{N}]/u.test(t))
-    .slice(0, MAX_SEARCH_TERMS)
-    .map((t) => `"${t.replace(/"/g, '""')}"*`);
-  return terms.length ? terms.join(' ') : null;
-}
-
 /** `?q=`: every word in the document text (full-text index, any order), or the whole of q in the file name. */
-const textSearchFilter: Filter = (qb, raw, name) => {
+const textSearchFilter = (postgres: boolean): Filter => (qb, raw, name) => {
   const q = raw.trim();
   if (!q) return qb;
-  const match = ftsQuery(q);
+  const inText = textMatches(postgres, q);
   const inName = containsFilter('documents.data_file_name');
-  if (!match) return inName(qb, q, name);
+  if (!inText) return inName(qb, q, name);
   const pattern = `%${q.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-  return qb.where(
-    sql<boolean>`(documents.id in (select rowid from documents_fts where documents_fts match ${match}) or lower(documents.data_file_name) like ${pattern} escape '\\')`,
-  );
+  return qb.where(sql<boolean>`(${inText} or lower(documents.data_file_name) like ${pattern} escape '\\')`);
 };
 
 /** `?content_hash=`: documents whose uploaded bytes have this SHA-256 (the blob key of content-addressed storage). */
@@ -60,13 +43,14 @@ const contentHashFilter: Filter = (qb, raw, name) => {
   return qb.where('documents.blob_key', '=', hash);
 };
 
-const listSpec: ListSpec = {
+/** The list's fields; `?q=` searches the store's own full-text index. */
+const listSpecFor = (postgres: boolean): ListSpec => ({
   orderable: {
     id: 'documents.id',
     created_at: 'documents.created_at',
     updated_at: 'documents.updated_at',
-    // As a reviewer reads a list of names: "alpha.pdf" before "Beta.pdf".
-    data_file_name: sql`documents.data_file_name collate nocase`,
+    // As a reviewer reads a list of names: "alpha.pdf" before "Beta.pdf" (SQLite's nocase, on both stores).
+    data_file_name: sql`lower(documents.data_file_name)`,
     status_data: 'documents.status',
     status: 'documents.status',
     dataset_status: 'documents.dataset_status',
@@ -90,13 +74,13 @@ const listSpec: ListSpec = {
     document_set: intFilter('documents.document_set_id'),
     name: containsFilter('documents.data_file_name'),
     data_file_name: containsFilter('documents.data_file_name'),
-    q: textSearchFilter,
+    q: textSearchFilter(postgres),
     content_hash: contentHashFilter,
   },
   createdAtColumn: 'documents.created_at',
   idColumn: 'documents.id',
   defaultOrder: [{ field: 'id', desc: false }],
-};
+});
 
 const LIST_COLUMNS = [
   'documents.id', 'documents.project_id', 'documents.category_id', 'documents.data_file_name', 'documents.blob_key',
@@ -108,7 +92,11 @@ const LIST_COLUMNS = [
 ] as const;
 
 export class DocumentRepository {
-  constructor(private readonly db: Db) {}
+  private readonly listSpec: ListSpec;
+
+  constructor(private readonly db: Db) {
+    this.listSpec = listSpecFor(isPostgres(db));
+  }
 
   private withAssignee() {
     return this.db.selectFrom('documents').leftJoin('users as assignee', 'assignee.id', 'documents.assignee_id');
@@ -123,7 +111,7 @@ export class DocumentRepository {
     const base = this.withAssignee().where('documents.project_id', 'in', (eb) =>
       eb.selectFrom('project_members').select('project_id').where('user_id', '=', userId),
     );
-    return runList<Omit<Selectable<DocumentsTable>, 'text'> & Pick<DocumentListRow, 'assignee_email' | 'thumbnail_page_id'>>(base.select('documents.id'), params, listSpec, (qb) =>
+    return runList<Omit<Selectable<DocumentsTable>, 'text'> & Pick<DocumentListRow, 'assignee_email' | 'thumbnail_page_id'>>(base.select('documents.id'), params, this.listSpec, (qb) =>
       qb.clearSelect().select([...LIST_COLUMNS, 'assignee.email as assignee_email', this.thumbnailPage()]),
     ).then(documents.readPage);
   }

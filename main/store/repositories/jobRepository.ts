@@ -5,6 +5,7 @@ import { sql, type UpdateObject } from 'kysely';
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
 import type { Database, JobRow } from '../schema.ts';
+import { isPostgres } from '../dialect.ts';
 
 export interface NewJob {
   kind: string;
@@ -20,7 +21,11 @@ const MAX_ERROR_CHARS = 4000;
 const errorText = (error: string) => error.slice(0, MAX_ERROR_CHARS);
 
 export class JobRepository {
-  constructor(private readonly db: Db) {}
+  private readonly postgres: boolean;
+
+  constructor(private readonly db: Db) {
+    this.postgres = isPostgres(db);
+  }
 
   /** Inserts the job, or returns the one already enqueued under the same dedupe key (`created: false`). */
   async insert(job: NewJob): Promise<{ job: JobRow; created: boolean }> {
@@ -66,7 +71,8 @@ export class JobRepository {
    * Takes up to `limit` due jobs of these kinds for `owner`, and counts the attempt: jobs never tried first,
    * oldest first, then retries, so that files failing again and again never hold back a new upload.
    * One UPDATE ... RETURNING: SQLite runs a statement as one transaction, so two runners can never
-   * claim the same row. (A PostgreSQL dialect would add FOR UPDATE SKIP LOCKED to the subquery.)
+   * claim the same row. On PostgreSQL the subquery locks the rows it picks (FOR UPDATE SKIP LOCKED): two
+   * runners claiming at once take different jobs instead of the same one twice.
    */
   async claim(owner: string, kinds: string[], limit: number): Promise<JobRow[]> {
     if (!kinds.length || limit <= 0) return [];
@@ -83,7 +89,8 @@ export class JobRepository {
           .where('kind', 'in', kinds)
           .orderBy(sql`attempts > 0`)
           .orderBy('id')
-          .limit(limit),
+          .limit(limit)
+          .$if(this.postgres, (q) => q.forUpdate().skipLocked()),
       )
       .returningAll()
       .execute();
@@ -139,7 +146,7 @@ export class JobRepository {
   async requeueInterrupted(id: number, owner: string, interruptions: number, at: number, error: string): Promise<boolean> {
     const t = now();
     return this.changeRunning(id, owner, {
-      state: 'queued', attempts: sql<number>`max(attempts - 1, 0)`, progress: 0, interruptions, interrupted_at: at,
+      state: 'queued', attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end`, progress: 0, interruptions, interrupted_at: at,
       locked_by: null, locked_at: null, run_after: t, last_error: errorText(error), updated_at: t,
     });
   }

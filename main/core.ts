@@ -8,7 +8,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import multer from 'multer';
 import { isLoopback, type Config } from './config.ts';
-import { migrateUp, openStore, type OpenedStore } from './store/db.ts';
+import type { Store } from './store/db.ts';
+import { openStoreFor } from './store/open.ts';
 import type { ChangeStamp } from './store/changeStamp.ts';
 import { makeRepos, unitOfWork, type Repos, type UnitOfWork } from './store/repositories/index.ts';
 import type { BlobStore } from './blobs/blobStore.ts';
@@ -26,12 +27,12 @@ import { loadSmtpSettings, Mailer } from './events/mailer.ts';
 import { documentOut } from './mappers/documents.ts';
 import { TRAINERS } from './ai/trainers/index.ts';
 import { callbackPolicy as makeCallbackPolicy } from './events/callbackTargets.ts';
-import { ensurePrivateDir, ensurePrivateFile, securePermissions } from './dataPermissions.ts';
+import { ensurePrivateDir, securePermissions } from './dataPermissions.ts';
 import { ImportWatcher } from './imports/importWatcher.ts';
 
 export interface Core {
   config: Config;
-  store: OpenedStore;
+  store: Store;
   /** Moves with every write to the store (the store itself today; changeStamp.ts): the response cache's freshness. */
   changes: ChangeStamp;
   repos: Repos;
@@ -58,7 +59,10 @@ export interface Core {
   close(): Promise<void>;
 }
 
-/** The instance secret (keys API tokens); made once per data folder and kept outside the database. */
+/**
+ * The instance secret (keys API tokens); made once per data folder and kept outside the database. A team
+ * server's processes share theirs through PostgreSQL instead (store.sharedSecret).
+ */
 function loadSecret(dataDir: string): Buffer {
   const file = path.join(dataDir, 'secret.key');
   try {
@@ -95,10 +99,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     // Other users of this machine read nothing here: corrects installs from before and whatever was
     // copied in since, before the store's files are opened.
     securePermissions(config.dataDir);
-    const dbFile = path.join(config.dataDir, 'folio.db');
-    ensurePrivateFile(dbFile);
-    const store = openStore(dbFile);
-    await migrateUp(store.db);
+    const store = await openStoreFor(config);
     const repos = makeRepos(store.db);
     const uow = unitOfWork(store.db);
     const blobs = openBlobStore(config);
@@ -108,7 +109,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       await blobs.clearTemp();
       await sweepUnreferencedBlobs(blobs, repos);
     }
-    const secret = loadSecret(config.dataDir);
+    const secret = (await store.sharedSecret()) ?? loadSecret(config.dataDir);
     // Listening on loopback only, the uploaders are on this machine and their receivers are local scripts.
     const callbackPolicy = makeCallbackPolicy({ listensOnLoopback: isLoopback(config.host), allow: config.callbackAllow });
     const log = (message: string, error?: unknown) => console.error(`[folio] ${message}`, error ?? '');

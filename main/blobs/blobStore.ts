@@ -21,6 +21,12 @@ export interface StoredBlob {
   size: number;
 }
 
+/** A blob with the file name it is downloaded under (the HTTP layer streams it from the store). */
+export interface NamedBlob {
+  key: string;
+  name: string;
+}
+
 /** Bytes start to end of a blob, both included (an HTTP byte range). */
 export interface ByteRange {
   start: number;

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { AiKind, AiModelRow, UserRow } from '../store/schema.ts';
-import type { BlobStore } from '../blobs/blobStore.ts';
+import type { BlobStore, NamedBlob } from '../blobs/blobStore.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
 import type { AiPatch } from '../../shared/schemas/ais.ts';
 import type { Trainer } from '../ai/trainers/types.ts';
@@ -140,10 +140,10 @@ export class AiModelService {
   }
 
   /** The model file with a name that says what it is. */
-  async file(user: UserRow, id: number): Promise<{ path: string; name: string }> {
+  async file(user: UserRow, id: number): Promise<NamedBlob> {
     const ai = await this.get(user, undefined, id);
     if (!ai.model_blob) throw new NotFoundError(`The model file is not there yet (the AI is ${ai.status}).`);
-    return { path: await this.blobs.pathOf(ai.model_blob), name: `folio-${ai.kind}-ai-${ai.id}.json` };
+    return { key: ai.model_blob, name: `folio-${ai.kind}-ai-${ai.id}.json` };
   }
 
   private trainer(kind: AiKind): Trainer {

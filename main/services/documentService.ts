@@ -5,7 +5,8 @@ import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { DocumentRow, DocumentUpdate, NewDocument, UserRow } from '../store/schema.ts';
 import type { DocumentListRow, DocumentView } from '../store/repositories/documentRepository.ts';
 import type { PageSummary } from '../store/repositories/pageRepository.ts';
-import type { BlobStore } from '../blobs/blobStore.ts';
+import type { BlobStore, NamedBlob } from '../blobs/blobStore.ts';
+import { referencedBlobKeys } from '../blobs/referenced.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
 import type { DocumentPatch, DocumentPut, DocumentUpload } from '../../shared/schemas/documents.ts';
 import type { AnnotationService, DocumentTree } from './annotationService.ts';
@@ -130,7 +131,7 @@ export class DocumentService {
         return (await r.documents.findById(row.id))!;
       });
     } catch (err) {
-      await this.releaseBlob(blob.key);
+      await this.releaseBlobs([blob.key]);
       throw err;
     }
     if (!input.sync) return doc;
@@ -284,30 +285,36 @@ export class DocumentService {
     return { status: await enqueueAnalysis(this.queue, r, changed, { splitting: false }), is_reviewed: false, extraction_ai_id: null };
   }
 
+  /** The document goes with its pages (cascade), then every file of it no row names any more. */
   async remove(user: UserRow, id: number): Promise<void> {
     const doc = await documentForMember(this.repos, user, id);
+    const pages = await this.repos.pages.listForDocument(doc.id);
     await this.uow((r) => r.documents.remove(doc.id));
-    await this.releaseBlob(doc.blob_key);
+    await this.releaseBlobs([doc.blob_key, doc.searchable_blob_key, ...pages.flatMap((p) => [p.image_blob, p.thumbnail_blob])]);
   }
 
   /** The uploaded bytes with the name they were uploaded under. */
-  async originalFile(user: UserRow, id: number): Promise<{ path: string; name: string }> {
+  async originalFile(user: UserRow, id: number): Promise<NamedBlob> {
     const doc = await documentForMember(this.repos, user, id);
     if (!(await this.blobs.exists(doc.blob_key))) throw new NotFoundError('The file of this document is missing from the data folder.');
-    return { path: await this.blobs.pathOf(doc.blob_key), name: doc.data_file_name };
+    return { key: doc.blob_key, name: doc.data_file_name };
   }
 
   /** The searchable PDF made by processing; until it exists, a 404 that says why there is none. */
-  async searchablePdf(user: UserRow, id: number): Promise<{ path: string; name: string }> {
+  async searchablePdf(user: UserRow, id: number): Promise<NamedBlob> {
     const doc = await documentForMember(this.repos, user, id);
     if (!doc.searchable_blob_key) throw new NotFoundError(`The searchable PDF is not ready yet (status ${statusName(doc.status)}).`);
     const name = doc.data_file_name.replace(/\.[^.]*$/, '') + '.pdf';
-    return { path: await this.blobs.pathOf(doc.searchable_blob_key), name };
+    return { key: doc.searchable_blob_key, name };
   }
 
-  /** Identical uploads share one blob: it goes only when no document refers to it any more. */
-  private async releaseBlob(key: string): Promise<void> {
-    if ((await this.repos.documents.countByBlob(key)) === 0) await this.blobs.remove(key);
+  /**
+   * Identical files share one blob (two uploads, a page image of two documents, a split's original): each
+   * goes only when no row names it any more, by the list the start-up sweep goes by.
+   */
+  private async releaseBlobs(keys: readonly (string | null)[]): Promise<void> {
+    const used = await referencedBlobKeys(this.repos);
+    for (const key of new Set(keys)) if (key && !used.has(key)) await this.blobs.remove(key);
   }
 
   private async categoryOf(r: Repos, projectId: number, categoryId: number, field = 'category'): Promise<number> {

@@ -60,7 +60,7 @@ export class GeometryService {
   }
 
   /**
-   * The file of a page image or thumbnail, after the same access check as its document: public documents'
+   * The blob key of a page image or thumbnail, after the same access check as its document: public documents'
    * pages answer anyone (the public viewer shows them). An anonymous caller gets the same 401 for a page
    * that does not exist as for one of a private document, as the document detail does: which ids exist is
    * not theirs to learn.
@@ -69,6 +69,6 @@ export class GeometryService {
     const page = await readablePage(this.repos, user, pageId);
     const key = kind === 'image' ? page.image_blob : page.thumbnail_blob;
     if (!key || !(await this.blobs.exists(key))) throw new NotFoundError(`This page has no ${kind} yet.`);
-    return await this.blobs.pathOf(key);
+    return key;
   }
 }

@@ -8,7 +8,7 @@
 // categorization and extraction as it is.
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { DocumentRow, DocumentSetRow, UserRow } from '../store/schema.ts';
-import type { BlobStore } from '../blobs/blobStore.ts';
+import type { BlobStore, NamedBlob } from '../blobs/blobStore.ts';
 import type { DocumentView } from '../store/repositories/documentRepository.ts';
 import type { PostprocessRequest } from '../../shared/schemas/postprocess.ts';
 import { cleanFileName, type DocumentService } from './documentService.ts';
@@ -234,9 +234,9 @@ export class PostprocessService {
     return { set, documents: await this.repos.documents.idsInSet(set.id) };
   }
 
-  async originalFile(user: UserRow, id: number): Promise<{ path: string; name: string }> {
+  async originalFile(user: UserRow, id: number): Promise<NamedBlob> {
     const { set } = await this.documentSet(user, id);
-    return { path: await this.blobs.pathOf(set.original_blob_key), name: set.original_file_name };
+    return { key: set.original_blob_key, name: set.original_file_name };
   }
 }
 

@@ -47,7 +47,7 @@ describe('DocumentService', () => {
 
   it('shows a public document to anyone, without its duplicates; a private one needs credentials, then membership', async () => {
     const original = await f.upload(owner, { project: t.project });
-    const doc = await f.upload(owner, { project: t.project }, fs.readFileSync((await f.services.documents.originalFile(owner, original.id)).path));
+    const doc = await f.upload(owner, { project: t.project }, await f.core.blobs.read((await f.services.documents.originalFile(owner, original.id)).key));
     await refused(f.services.documents.detailFor(undefined, doc.id), AuthenticationError);
     await refused(f.services.documents.detailFor(stranger, doc.id), NotFoundError);
     await f.services.documents.patch(owner, doc.id, { is_public: true });
@@ -89,15 +89,15 @@ describe('DocumentService', () => {
 
   it('lists uploads of the same bytes as duplicates; their shared file goes with the last of them', async () => {
     const first = await f.upload(owner, { project: t.project });
-    const { path } = await f.services.documents.originalFile(owner, first.id);
-    const second = await f.upload(member, { project: t.project }, fs.readFileSync(path));
+    const { key } = await f.services.documents.originalFile(owner, first.id);
+    const second = await f.upload(member, { project: t.project }, await f.core.blobs.read(key));
     expect(second.blob_key).toBe(first.blob_key);
     expect((await f.services.documents.detail(owner, first.id)).duplicates).toEqual([second.id]);
     await f.services.documents.remove(owner, first.id);
     await refused(f.services.documents.get(owner, first.id), NotFoundError);
-    expect(fs.existsSync(path)).toBe(true);
+    expect(await f.core.blobs.exists(key)).toBe(true);
     await f.services.documents.remove(member, second.id);
-    expect(fs.existsSync(path)).toBe(false);
+    expect(await f.core.blobs.exists(key)).toBe(false);
   });
 
   it('refuses is_reviewed while labels are unfilled, naming them, and writes nothing of the request', async () => {

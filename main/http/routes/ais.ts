@@ -7,7 +7,7 @@ import { envelope } from '../../../shared/schemas/common.ts';
 import { AiModel, AiPatch, AiPut, AiUpload, ExtractionAiCreate, ProjectAiCreate } from '../../../shared/schemas/ais.ts';
 import type { AiScope } from '../../services/aiModelService.ts';
 import { aiModelOut } from '../../mappers/ais.ts';
-import { sendFile } from '../sendFile.ts';
+import { sendBlob } from '../sendFile.ts';
 
 /** extraction, categorization or splitting, as the API names the kinds. */
 type AiKind = z.infer<typeof AiModel>['kind'];
@@ -119,6 +119,6 @@ export const aiRoutes: RouteSpec[] = [
     tag: 'ai-models',
     summary: 'Download the model file of any AI (JSON)',
     produces: 'application/json',
-    handler: async (ctx) => sendFile(ctx, await ctx.core.services.aiModels.file(ctx.user, ctx.id())),
+    handler: async (ctx) => sendBlob(ctx, await ctx.core.services.aiModels.file(ctx.user, ctx.id())),
   }),
 ];

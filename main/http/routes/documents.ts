@@ -1,7 +1,7 @@
 // Documents (spec 2.5, compat.md): multipart upload (v3 and v2), list, detail with the annotation
 // tree (public documents answer without authentication), PATCH/PUT/DELETE, and the file downloads.
 import { route, type Ctx, type RouteSpec } from '../route.ts';
-import { sendFile } from '../sendFile.ts';
+import { sendBlob } from '../sendFile.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import {
   DocumentDetail, DocumentDetailV2, DocumentListItem, DocumentListItemV2, DocumentPatch, DocumentPut, DocumentUpload,
@@ -157,7 +157,7 @@ export const documentRoutes: RouteSpec[] = [
     tag: 'documents',
     summary: 'Download the uploaded file',
     produces: 'application/octet-stream',
-    handler: async (ctx) => sendFile(ctx, await ctx.core.services.documents.originalFile(ctx.user, ctx.id())),
+    handler: async (ctx) => sendBlob(ctx, await ctx.core.services.documents.originalFile(ctx.user, ctx.id())),
   }),
   route({
     method: 'get',
@@ -165,6 +165,6 @@ export const documentRoutes: RouteSpec[] = [
     tag: 'documents',
     summary: 'Download the searchable PDF (once processing has made it)',
     produces: 'application/pdf',
-    handler: async (ctx) => sendFile(ctx, await ctx.core.services.documents.searchablePdf(ctx.user, ctx.id())),
+    handler: async (ctx) => sendBlob(ctx, await ctx.core.services.documents.searchablePdf(ctx.user, ctx.id())),
   }),
 ];

@@ -1,7 +1,8 @@
 // Text geometry of processed documents (compat.md paths): character boxes, characters in rectangles,
 // search, pages with their words, and page images.
 import { pageOfList } from '../../../shared/listParams.ts';
-import { route, RESPONDED, type RouteSpec } from '../route.ts';
+import { route, type RouteSpec } from '../route.ts';
+import { sendBlob } from '../sendFile.ts';
 import { BboxResponse, PageDetail, PageOut, RectsRequest, SearchRequest, SpansResponse } from '../../../shared/schemas/geometry.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import { pageDetailOut, pageOut } from '../../mappers/geometry.ts';
@@ -17,11 +18,9 @@ const pageImageRoute = (kind: 'image' | 'thumbnail'): RouteSpec =>
     auth: 'public',
     produces: 'image/png',
     async handler(ctx) {
-      const file = await ctx.core.services.geometry.pageImage(ctx.maybeUser, ctx.id('pageId'), kind);
-      ctx.res.setHeader('Content-Type', 'image/png');
+      const key = await ctx.core.services.geometry.pageImage(ctx.maybeUser, ctx.id('pageId'), kind);
       ctx.res.setHeader('Cache-Control', 'private, max-age=3600');
-      await new Promise<void>((resolve, reject) => ctx.res.sendFile(file, { headers: { 'Content-Type': 'image/png' } }, (err) => (err ? reject(err) : resolve())));
-      return RESPONDED;
+      return sendBlob(ctx, { key, type: 'image/png' });
     },
   });
 

@@ -6,7 +6,7 @@ import { DocumentDetail } from '../../../shared/schemas/documents.ts';
 import { z } from 'zod';
 import { documentListOut, documentOut } from '../../mappers/documents.ts';
 import { documentSetOut } from '../../mappers/postprocess.ts';
-import { sendFile } from '../sendFile.ts';
+import { sendBlob } from '../sendFile.ts';
 
 export const postprocessRoutes: RouteSpec[] = [
   route({
@@ -46,6 +46,6 @@ export const postprocessRoutes: RouteSpec[] = [
     tag: 'documents',
     summary: 'The file the documents of a set were split from, as uploaded',
     produces: 'application/octet-stream',
-    handler: async (ctx) => sendFile(ctx, await ctx.core.services.postprocess.originalFile(ctx.user, ctx.id())),
+    handler: async (ctx) => sendBlob(ctx, await ctx.core.services.postprocess.originalFile(ctx.user, ctx.id())),
   }),
 ];

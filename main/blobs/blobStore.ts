@@ -64,7 +64,9 @@ export function blobMissing(key: string, cause?: unknown): NodeJS.ErrnoException
  *   under the key: rename here, a completed upload in S3). A crash may leave a blob no row names (stored,
  *   then the row's transaction did not commit): keys() lets the lock holder's start-up sweep remove them
  *   (core.ts), so callers store first and commit the row after, never the other way round; they remove a
- *   blob only after the last row naming it is gone.
+ *   blob only after the last row naming it is gone. A store shared by several processes (S3) leaves the
+ *   blobs of its last hours out of keys(): another process may be between storing one and committing the
+ *   row that names it, and one process's start-up must not sweep it away.
  * - Temporary files: uploads arrive in `tmpDir`, a local folder (multer, the import watcher), and enter
  *   the store with adopt(), which takes the file away. clearTemp() at start-up empties it, in the
  *   instance that holds the data folder's lock only.
@@ -91,7 +93,7 @@ export interface BlobStore {
   /** The blob's bytes (or a range of them) as a stream, opened: a missing key rejects here, not later. */
   stream(key: string, range?: ByteRange): Promise<Readable>;
   remove(key: string): Promise<void>;
-  /** Every stored key (for the start-up sweep of unreferenced blobs). */
+  /** Every stored key, but a shared store's youngest (the start-up sweep's candidates; see the crash rules). */
   keys(): Promise<string[]>;
   /** Removes leftovers of interrupted writes and uploads. */
   clearTemp(): Promise<void>;

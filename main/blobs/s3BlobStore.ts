@@ -27,7 +27,15 @@ export interface S3BlobStoreOptions {
   cacheBytes: number;
   /** Keys per ListObjectsV2 page (S3's most is 1000; tests use fewer to cross pages). */
   listPageSize?: number;
+  /**
+   * keys() leaves out objects younger than this (default 24 hours): the bucket is shared, and another
+   * process may have stored a blob whose row it has not committed yet (a long OCR stores page images
+   * as it goes). The start-up sweep removes such a blob at a later start, if no row names it by then.
+   */
+  sweepGraceMs?: number;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Whether an SDK error says the key (or bucket) is not there. */
 function notFound(err: unknown): boolean {
@@ -41,10 +49,12 @@ export class S3BlobStore implements BlobStore {
   readonly bucket: string;
   private readonly cache: BlobCache;
   private readonly listPageSize: number;
+  private readonly sweepGraceMs: number;
 
   constructor(opts: S3BlobStoreOptions) {
     this.bucket = opts.bucket;
     this.listPageSize = opts.listPageSize ?? 1000;
+    this.sweepGraceMs = opts.sweepGraceMs ?? DAY_MS;
     this.client = new S3Client({
       endpoint: opts.endpoint,
       region: opts.region,
@@ -149,13 +159,16 @@ export class S3BlobStore implements BlobStore {
     await this.cache.drop(key);
   }
 
-  /** Every key in the bucket that is a blob key, page by page (ListObjectsV2 pagination). */
+  /** The bucket's blob keys older than the sweep's grace period, page by page (ListObjectsV2 pagination). */
   async keys(): Promise<string[]> {
+    const storedBefore = Date.now() - this.sweepGraceMs;
     const out: string[] = [];
     let token: string | undefined;
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token, MaxKeys: this.listPageSize }));
-      for (const o of page.Contents ?? []) if (o.Key && /^[0-9a-f]{64}$/.test(o.Key)) out.push(o.Key);
+      for (const o of page.Contents ?? []) {
+        if (o.Key && /^[0-9a-f]{64}$/.test(o.Key) && (o.LastModified?.getTime() ?? 0) <= storedBefore) out.push(o.Key);
+      }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     return out;

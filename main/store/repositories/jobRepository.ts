@@ -23,7 +23,11 @@ const errorText = (error: string) => error.slice(0, MAX_ERROR_CHARS);
 export class JobRepository {
   private readonly postgres: boolean;
 
-  constructor(private readonly db: Db) {
+  /**
+   * Where its statements go: the database, or a unit of work's transaction. The PostgreSQL queue
+   * (main/jobs/pgBossQueue.ts) writes a job's pg-boss message there, so that both commit together.
+   */
+  constructor(readonly db: Db) {
     this.postgres = isPostgres(db);
   }
 
@@ -96,6 +100,21 @@ export class JobRepository {
       .execute();
     // RETURNING gives no order guarantee.
     return rows.sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * Takes this one job for `owner` if it is queued (due or not), and counts the attempt: the PostgreSQL
+   * queue, whose messages say which job a worker runs. Undefined when it is not queued (any more).
+   */
+  claimById(id: number, owner: string): Promise<JobRow | undefined> {
+    const t = now();
+    return this.db
+      .updateTable('jobs')
+      .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), progress: 0, locked_by: owner, locked_at: t, updated_at: t }))
+      .where('id', '=', id)
+      .where('state', '=', 'queued')
+      .returningAll()
+      .executeTakeFirst();
   }
 
   /** When the next queued job of these kinds becomes due (it may be due already). */

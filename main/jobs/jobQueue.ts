@@ -21,23 +21,14 @@ import {
   type UnitOfWorkOf,
   type WorkerOptions,
 } from './queue.ts';
-import { DEFAULT_BACKOFF, executeJob, failJob, rowLedger, tellListeners, type BackoffOptions, type Holder } from './runJob.ts';
+import { DEFAULT_BACKOFF, executeJob, resumeAbandoned, rowLedger, tellListeners, type BackoffOptions, type Holder } from './runJob.ts';
 
-export { backoffDelay, DEFAULT_BACKOFF, JobLostError, type BackoffOptions } from './runJob.ts';
+export { backoffDelay, DEFAULT_BACKOFF, JobLostError, MAX_EARLY_INTERRUPTIONS, MAX_INTERRUPTIONS, type BackoffOptions } from './runJob.ts';
 
 export { JobSetAsideError, PermanentJobError };
 export type { JobContext, JobHandler, JobRepos, UnitOfWorkOf };
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
-/** Deaths of the process in a row at the same safe point of one job that set the job aside. */
-export const MAX_INTERRUPTIONS = 3;
-/**
- * The same before the job's first safe point. Weaker evidence, so more of it: a machine under heavy load
- * (or a user who starts and quits Folio quickly) can end the process again and again before a job gets that
- * far, whatever the job is (measured with npm run test:chaos at a load average of 20: 5 of 39 documents were
- * set aside at 3). A file that kills the process while it is being opened still ends set aside.
- */
-export const MAX_EARLY_INTERRUPTIONS = 8;
 
 export type EnqueueOptions = JobRequest;
 
@@ -121,18 +112,8 @@ export class JobRunner<R extends JobRepos = Repos> implements JobWorker {
     liveOwners.add(this.owner);
     const recovered = { requeued: 0, failed: 0 };
     for (const job of await this.opts.repos.jobs.listAbandoned([...liveOwners], this.kinds)) {
-      // The same safe point as at the last interruption: one more in a row; anywhere else: the first.
-      const inARow = job.interrupted_at === job.progress ? job.interruptions + 1 : 1;
-      if (inARow >= (job.progress > 0 ? MAX_INTERRUPTIONS : MAX_EARLY_INTERRUPTIONS)) {
-        const error = new JobSetAsideError(
-          `Set aside: Folio stopped ${inARow} times in a row while working on this at the same step, so it is taken to be what stops it. ` +
-          'If the file is damaged, upload a repaired copy (for example printed again to PDF).',
-        );
-        if (await failJob(job, job.locked_by!, error, this.holder)) recovered.failed++;
-        continue;
-      }
-      const message = `Interrupted: the process running it (${job.locked_by}) ended before it finished; started again (not counted as an attempt).`;
-      if (await this.opts.repos.jobs.requeueInterrupted(job.id, job.locked_by!, inARow, job.progress, message)) recovered.requeued++;
+      const outcome = await resumeAbandoned(job, this.holder);
+      if (outcome !== 'lost') recovered[outcome]++;
     }
     enqueued.on('job', this.onEnqueued);
     this.wake();

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { ConfigError, isLoopback, loadConfig, type Config } from './config.ts';
@@ -12,6 +13,7 @@ import { NotFoundError, ValidationError } from './domain/errors.ts';
 import { appRoot } from './paths.ts';
 import { NewerDatabaseError } from './store/db.ts';
 import { BackupError, createBackup, restoreBackup } from './backup/backup.ts';
+import { exportToTeam, ExportRefused } from './team/exportToTeam.ts';
 
 const USAGE = `Usage: folio <command> [options]
 
@@ -28,6 +30,8 @@ Commands:
   member list <project-id>    user id, email, role (owner or member)
   backup <file>               write a backup of the data folder to <file> (a tar), also while Folio runs
   restore <file>              restore a backup into the data folder, which must be empty or new
+  export-to-team              move the data folder (SQLite and files) into the team server named by
+                              FOLIO_DATABASE_URL and FOLIO_S3_*: a new, empty one (README "Team server")
 
 Options:
   --data-dir DIR   data folder (env FOLIO_DATA_DIR; default: the OS's per-user data folder)
@@ -121,6 +125,13 @@ async function withCore<T>(config: Config, fn: (core: Core) => Promise<T>): Prom
   }
 }
 
+/** backup and restore copy a desktop data folder; a team server's state is its database and bucket. */
+function teamServerRefuses(config: Config, command: string): void {
+  if (config.databaseUrl) {
+    throw new ConfigError(`folio ${command} works on a desktop data folder; this is a team server (FOLIO_DATABASE_URL is set): back up PostgreSQL with pg_dump and the bucket with your object store's tools (README "Team server").`);
+  }
+}
+
 function need(arg: string | undefined, what: string): string {
   if (!arg) throw new ConfigError(`Missing ${what}.\n\n${USAGE}`);
   return arg;
@@ -203,14 +214,28 @@ export async function main(argv: string[]): Promise<number> {
           return 0;
         });
       case 'backup': {
+        teamServerRefuses(config, 'backup');
         // No core and no lock: the backup reads beside a running Folio, through SQLite's online backup.
         const r = await createBackup(config.dataDir, need(sub, 'backup file'));
         console.log(`Backed up ${config.dataDir} to ${r.file} (${r.blobs} files, ${r.size} bytes; data as of ${r.createdAt})`);
         return 0;
       }
       case 'restore': {
+        teamServerRefuses(config, 'restore');
         const r = await restoreBackup(need(sub, 'backup file'), config.dataDir);
         console.log(`Restored the backup of ${r.createdAt} into ${r.dataDir} (${r.blobs} files)`);
+        return 0;
+      }
+      case 'export-to-team': {
+        // The desktop folder is --data-dir; the team server's own data folder only holds temporary files.
+        const teamDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-export-'));
+        try {
+          const r = await exportToTeam(config.dataDir, { ...config, dataDir: teamDir }, (line) => console.log(line));
+          const rows = Object.values(r.rows).reduce((a, b) => a + b, 0);
+          console.log(`Exported ${config.dataDir}: ${rows} rows in ${Object.keys(r.rows).length} tables, ${r.files.total} files (${r.files.copied} copied) in ${r.seconds.toFixed(1)} s.`);
+        } finally {
+          fs.rmSync(teamDir, { recursive: true, force: true });
+        }
         return 0;
       }
       default:
@@ -218,7 +243,7 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
     }
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof InstanceLockedError || err instanceof PortInUseError || err instanceof NotFoundError || err instanceof NewerDatabaseError || err instanceof BackupError) {
+    if (err instanceof ConfigError || err instanceof InstanceLockedError || err instanceof PortInUseError || err instanceof NotFoundError || err instanceof NewerDatabaseError || err instanceof BackupError || err instanceof ExportRefused) {
       console.error(`folio: ${err.message}`);
       return 1;
     }

@@ -239,4 +239,7 @@ export class SqliteJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
   ended(listener: (job: EndedJob, outcome: JobOutcome) => void): void {
     this.endedListeners.push(listener);
   }
+
+  /** The runners use the store's connection, which its owner closes. */
+  async close(): Promise<void> {}
 }

@@ -104,7 +104,8 @@ export class PgBossJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
   /** Stops pg-boss and the listening connection (after the workers' stop()). */
   async close(): Promise<void> {
     this.closed = true;
-    await this.started?.catch(() => {});
+    if (!this.started) return;
+    await this.started.catch(() => {});
     await this.listener?.end().catch(() => {});
     await this.boss.stop({ graceful: false, close: true });
   }

@@ -102,6 +102,8 @@ export interface JobQueue<R extends JobRepos = Repos> {
    * this process (the only ones), on PostgreSQL those of every process on the database (told through it).
    */
   ended(listener: (job: EndedJob, outcome: JobOutcome) => void): void;
+  /** Lets go of what the queue holds (pg-boss's connections; nothing on SQLite), after its workers stopped. */
+  close(): Promise<void>;
 }
 
 /** What `ended` tells of a job. */

@@ -104,6 +104,9 @@ export const registry: Record<JobKind, Registration> = {
   [NOTIFY_TRAINED]: { worker: 'training', handler: (d) => training(d)[NOTIFY_TRAINED] },
 };
 
+/** Every kind Folio runs (the PostgreSQL queue makes a pg-boss queue of each at start-up). */
+export const JOB_KINDS = Object.keys(registry) as JobKind[];
+
 const registrationOf = (kind: string): Registration | undefined => (Object.hasOwn(registry, kind) ? registry[kind as JobKind] : undefined);
 
 /** How often a waiting upload looks at its document besides hearing of job ends. */

@@ -20,7 +20,7 @@ import { acquireInstanceLock, type InstanceLock } from './instanceLock.ts';
 import { DocumentProcessor } from './pipeline/processor.ts';
 import { pipelineLimits } from './pipeline/limits.ts';
 import { checkUpload } from './pipeline/uploadCheck.ts';
-import { SqliteJobQueue } from './jobs/jobQueue.ts';
+import { openJobQueue } from './jobs/openQueue.ts';
 import type { JobWorker } from './jobs/queue.ts';
 import { BackgroundJobs } from './jobs/registry.ts';
 import { loadSmtpSettings, Mailer } from './events/mailer.ts';
@@ -90,6 +90,11 @@ async function sweepUnreferencedBlobs(blobs: BlobStore, repos: Repos): Promise<v
 export interface OpenCoreOptions {
   /** Take the one-instance-per-folder lock (the server and the desktop app do; CLI admin commands too). */
   lock?: boolean;
+  /**
+   * Run the job workers (processing, OCR, training): by default the instance that holds the lock does. A team
+   * server's API-only process (`folio serve --no-workers`) does not; `folio worker` is all workers.
+   */
+  workers?: boolean;
 }
 
 export async function openCore(config: Config, opts: OpenCoreOptions = { lock: true }): Promise<Core> {
@@ -114,7 +119,8 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     const callbackPolicy = makeCallbackPolicy({ listensOnLoopback: isLoopback(config.host), allow: config.callbackAllow });
     const log = (message: string, error?: unknown) => console.error(`[folio] ${message}`, error ?? '');
     // The queue first: services send their jobs through it; the handlers, which use the services, after them.
-    const queue = new SqliteJobQueue({ repos, uow, log });
+    // SQLite's in the data folder, or pg-boss on the team server's PostgreSQL (main/jobs/openQueue.ts).
+    const queue = await openJobQueue({ store, databaseUrl: config.databaseUrl, repos, uow, log });
     const jobs = new BackgroundJobs(queue, repos, config.syncTimeoutMs);
     const limits = pipelineLimits();
     const pipeline = {
@@ -137,8 +143,8 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       },
       ocrEngineInfo: () => processor.ocrEngineInfo(),
     };
-    // Only the instance that owns the data folder runs jobs (CLI commands beside it do not).
-    if (lock) {
+    // Only the instance that owns the data folder runs jobs (CLI commands beside it do not), unless told.
+    if (lock && (opts.workers ?? true)) {
       await workers.documents.start();
       await training.start();
     }
@@ -175,6 +181,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
         await training.stop({ timeoutMs: 10_000 });
         await processing.stop();
         await mailer.close();
+        await queue.close();
         await store.close();
         lock?.release();
       },

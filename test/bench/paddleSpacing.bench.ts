@@ -9,7 +9,7 @@
 // by 5) are filtered out by number before any file is touched.
 import fs from 'node:fs';
 import path from 'node:path';
-import { widestGap } from '../../main/pipeline/ocr/paddle/ctc.ts';
+import { insideNumber, widestGap } from '../../main/pipeline/ocr/paddle/ctc.ts';
 import { decodeRgb } from '../../main/pipeline/ocr/paddle/raster.ts';
 import { cropLine, inkHeight, inkMask } from '../../main/pipeline/ocr/paddle/raster.ts';
 import { PaddleReader, REC_HEIGHT } from '../../main/pipeline/ocr/paddle/reader.ts';
@@ -20,7 +20,7 @@ const FROM = Number(process.env.SPACING_FROM ?? 100);
 
 const squeeze = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 
-interface Pair { pitch: number; gap: number; space: boolean }
+interface Pair { pitch: number; gap: number; space: boolean; number: boolean; point: boolean; open: boolean; amp: boolean }
 
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(RECEIPTS_DIR, 'img'))) return console.log('No receipts: nothing to measure.');
@@ -54,6 +54,10 @@ async function main(): Promise<void> {
         pitch: (c.center - r.chars[j].center) / r.image.height,
         gap: r.ink ? widestGap(r.ink, r.chars[j].center, c.center) / letters : 0,
         space: spaceBefore.has(j + 1),
+        number: insideNumber(r.chars, j + 1),
+        point: /^[.,]$/.test(c.text),
+        open: c.text === '(' && /[\p{L}.]/u.test(r.chars[j].text),
+        amp: c.text === '&' || r.chars[j].text === '&',
       })));
     }
   }
@@ -80,6 +84,13 @@ async function main(): Promise<void> {
     return `${wrong} wrong of ${pairs.length}, ${right}/${perLine.length} lines entirely right`;
   };
   for (let t = 0.3; t <= 0.7001; t += 0.05) console.log(`  ink gap > ${t.toFixed(2)} letter heights: ${tally((p) => p.gap > t)}`);
+  // spaceBreaks never breaks around a number's decimal point or comma (insideNumber).
+  for (const t of [0.4, 0.45, 0.5]) console.log(`  ink gap > ${t.toFixed(2)}, none inside a number: ${tally((p) => !p.number && p.gap > t)}`);
+  for (const t of [0.4, 0.45]) console.log(`  ink gap > ${t.toFixed(2)}, none inside a number nor before a point or comma: ${tally((p) => !p.number && !p.point && p.gap > t)}`);
+  const rules = (p: Pair, t: number) => !p.number && !p.point && p.gap > t;
+  console.log(`  those at 0.40, and always before "(" after a letter: ${tally((p) => p.open || rules(p, 0.4))}`);
+  console.log(`  those at 0.40, and always around "&": ${tally((p) => p.amp || rules(p, 0.4))}`);
+  console.log(`  pairs before "(" after a letter: ${pairs.filter((p) => p.open).length} (${pairs.filter((p) => p.open && p.space).length} spaces); around "&": ${pairs.filter((p) => p.amp).length} (${pairs.filter((p) => p.amp && p.space).length} spaces)`);
   for (let t = 0.5; t <= 1.0001; t += 0.1) console.log(`  centre distance > ${t.toFixed(1)} line heights: ${tally((p) => p.pitch > t)}`);
   console.log(`  the model's own spaces only: ${tally(() => false)}`);
 }

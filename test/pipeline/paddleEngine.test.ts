@@ -10,10 +10,10 @@ import { knownEngines, selectEngine } from '../../main/pipeline/ocr/engine.ts';
 import { paddleMissing } from '../../main/pipeline/ocr/paddle/models.ts';
 import { findNativeTesseract } from '../../main/pipeline/ocr/nativeEngine.ts';
 import { OcrPool, type OcrPageResult } from '../../main/pipeline/ocr/ocrPool.ts';
-import { ctcGreedy, spaceBreaks } from '../../main/pipeline/ocr/paddle/ctc.ts';
+import { ctcGreedy, insideNumber, spaceBreaks } from '../../main/pipeline/ocr/paddle/ctc.ts';
 import { dbBoxes } from '../../main/pipeline/ocr/paddle/dbPostprocess.ts';
 import { minAreaRect } from '../../main/pipeline/ocr/paddle/geometry.ts';
-import { digitWord } from '../../main/pipeline/ocr/paddle/reader.ts';
+import { digitWord, halfWidth } from '../../main/pipeline/ocr/paddle/reader.ts';
 import { hybridEngine, paddleEngine } from '../../main/pipeline/ocr/paddleEngine.ts';
 import { wasmEngine } from '../../main/pipeline/ocr/wasmEngine.ts';
 import { nativeEngine } from '../../main/pipeline/ocr/nativeEngine.ts';
@@ -165,6 +165,36 @@ describe('the pieces', () => {
     expect(spaceBreaks(chars, { line: 30, letters: 20 }, ink, { pitch: 10, inkGap: 0.5 })).toEqual([false, false, false, true, false]);
     // Without ink contrast the centres decide: 8 px apart within words, 20 across the gap.
     expect(spaceBreaks(chars, { line: 20, letters: 20 }, undefined, { pitch: 0.7, inkGap: 0.5 })).toEqual([false, false, false, true, false]);
+  });
+
+  it('no word break around the decimal point of a number, however wide the unlit gap around the point', () => {
+    // "RM 39.80": the point has no ink across the line's middle, so both its sides show a wide gap.
+    const ink = new Uint8Array(120);
+    const xs = [0, 8, 30, 38, 56, 74, 82];
+    for (const [i, x] of xs.entries()) if ('RM 39.80'.replace(' ', '')[i] !== '.') ink.fill(1, x, x + 6);
+    const chars = xs.map((x, i) => ({ text: 'RM39.80'[i], center: x + 3, prob: 1 }));
+    expect(spaceBreaks(chars, { line: 30, letters: 20 }, ink, { pitch: 10, inkGap: 0.45 })).toEqual([false, false, true, false, false, false, false]);
+    expect([1, 2, 3, 4].map((i) => insideNumber([...'1,250.00'].map((text) => ({ text })), i))).toEqual([true, true, false, false]);
+    // Dates, times and phone numbers hold together the same way.
+    for (const n of ['18/03/18', '15:17', '03-3271']) expect([...n].map((_, i) => i > 0 && insideNumber([...n].map((text) => ({ text })), i)).filter(Boolean).length, n).toBe(2 * (n.split(/[/:-]/).length - 1));
+    // A point after a word, or a number's last point before a word, may still end a word.
+    expect(insideNumber([...'No.5'].map((text) => ({ text })), 3)).toBe(false);
+    expect(insideNumber([...'5.Item'].map((text) => ({ text })), 2)).toBe(false);
+  });
+
+  it('no word break before a point or comma: it ends the word before it', () => {
+    // "D.I. Y ." read from the ink: the gap before the last point is wide, the point still ends "Y.".
+    const ink = new Uint8Array(100);
+    const xs = [0, 10, 20, 30, 56, 76];
+    for (const [i, x] of xs.entries()) if ('D.I.Y.'[i] !== '.') ink.fill(1, x, x + 6);
+    const chars = xs.map((x, i) => ({ text: 'D.I.Y.'[i], center: x + 3, prob: 1 }));
+    expect(spaceBreaks(chars, { line: 30, letters: 20 }, ink, { pitch: 10, inkGap: 0.4 })).toEqual([false, false, false, false, true, false]);
+  });
+
+  it('full-width brackets, colons and digits read from a Latin receipt become ASCII', () => {
+    expect([...'（Ｍ）：１'].map(halfWidth).join('')).toBe('(M):1');
+    expect(halfWidth('店')).toBe('店');
+    expect(halfWidth('a')).toBe('a');
   });
 
   it('a zero read as the letter o inside a number is a zero again, words keep their o', () => {

@@ -20,11 +20,12 @@ export interface ReaderOptions {
 export const READER_DEFAULTS: ReaderOptions = {
   detMaxSide: 1600,
   db: {},
-  // Measured by test/bench/paddleSpacing.bench.ts on 30 receipts apart from the OCR benchmark's: of 9255
-  // pairs of neighbouring characters in 1198 lines, 253 got the wrong break at 0.45 letter heights, 1015
-  // lines entirely right (0.40: 244 and 1006; 0.50: 284 and 1002), against 986 and 681 with the model's
-  // own spaces only; centre distances alone at best 509 and 957 (0.7 line heights).
-  spacing: { inkGap: 0.45, pitch: 0.7 },
+  // Measured by test/bench/paddleSpacing.bench.ts on 30 receipts apart from the OCR benchmark's: of 9625
+  // pairs of neighbouring characters in 1221 lines, with no break inside a number (ctc.ts insideNumber)
+  // nor before a point or comma, 197 got the wrong break at 0.40 letter heights, 1074 lines entirely right
+  // (0.45: 221 and 1067; without those two rules at best 249 and 1026 at 0.40, 257 and 1036 at 0.45),
+  // against 1037 and 682 with the model's own spaces only; centre distances alone at best 513 and 978.
+  spacing: { inkGap: 0.4, pitch: 0.7 },
 };
 
 /** The recognizer's input height, and the time step: its output has one step per 8 input columns. */
@@ -142,7 +143,7 @@ export class PaddleReader {
         const modelSpaces = new Set<number>();
         for (const c of decoded) {
           // The last class is the space the model was trained with; the others index the dictionary.
-          const text = c.index === classes - 1 ? ' ' : (this.dictionary[c.index - 1] ?? '');
+          const text = c.index === classes - 1 ? ' ' : halfWidth(this.dictionary[c.index - 1] ?? '');
           if (text.trim() === '') {
             modelSpaces.add(chars.length);
             continue;
@@ -266,4 +267,16 @@ export function toWords(r: RawLine, spacing: SpacingOptions): ReadWord[] {
  */
 export function digitWord(word: string): boolean {
   return /[oO]/.test(word) && /^[\d oO.,:/-]+$/.test(word) && (word.match(/\d/g)?.length ?? 0) >= 2;
+}
+
+/**
+ * The ASCII form of a full-width character ("（" → "(", "：" → ":", "１" → "1"): the Chinese-and-English
+ * recognizer often reads a Latin receipt's brackets and colons as their full-width forms, which look the
+ * same but match no search, date or amount. Other characters are returned as they are.
+ */
+export function halfWidth(ch: string): string {
+  const code = ch.codePointAt(0) ?? 0;
+  if (ch.length === 1 && code >= 0xff01 && code <= 0xff5e) return String.fromCharCode(code - 0xfee0);
+  if (ch === '\u3000') return ' ';
+  return ch;
 }

@@ -13,6 +13,7 @@ import { renderPages, type RenderedImage } from './render.ts';
 import { buildSearchablePdf, imagePagesToPdf, type WordBox } from './searchablePdf.ts';
 import { checkPageCount, type PipelineLimits } from './limits.ts';
 import type { OcrPool } from './ocr/ocrPool.ts';
+import type { PageSource } from './ocr/routing.ts';
 import { turnImage } from './ocr/preprocess.ts';
 
 export interface PipelineInput {
@@ -56,8 +57,9 @@ export interface PipelineResult {
   ocrConfidence: number | null;
 }
 
-/** Makes the PDF a document is read from: the upload, its repair, its conversion, or its images. */
-async function documentPdf(bytes: Uint8Array, limits: PipelineLimits, checkedAtUpload = false): Promise<{ pdf: Uint8Array; isUpload: boolean; restricted: boolean }> {
+/** Makes the PDF a document is read from: the upload, its repair, its conversion, or its images (then
+ * `images` says each page's source image format, for the OCR's choice of engine). */
+async function documentPdf(bytes: Uint8Array, limits: PipelineLimits, checkedAtUpload = false): Promise<{ pdf: Uint8Array; isUpload: boolean; restricted: boolean; images?: PageSource[] }> {
   const kind = sniff(bytes);
   if (kind.kind === 'pdf') {
     const inspected = await inspectPdf(bytes, { maxPages: limits.maxPages, maxStreamBytes: checkedAtUpload ? Infinity : limits.maxStreamBytes });
@@ -71,11 +73,11 @@ async function documentPdf(bytes: Uint8Array, limits: PipelineLimits, checkedAtU
   const images = await normalizeImage(bytes, kind.kind, { maxPixels: limits.maxImagePixels, maxPages: limits.maxPages });
   checkPageCount(images.length, limits.maxPages);
   const pdf = await imagePagesToPdf(images.map((p) => ({ image: p.data, widthPt: (p.widthPx * 72) / p.dpi, heightPt: (p.heightPx * 72) / p.dpi })));
-  return { pdf, isUpload: false, restricted: false };
+  return { pdf, isUpload: false, restricted: false, images: images.map((p) => ({ image: p.format })) };
 }
 
 export async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
-  const { pdf, isUpload, restricted } = await documentPdf(input.bytes, input.limits, input.checkedAtUpload);
+  const { pdf, isUpload, restricted, images } = await documentPdf(input.bytes, input.limits, input.checkedAtUpload);
   const textPages = await extractPdfText(pdf);
   checkPageCount(textPages.length, input.limits.maxPages);
 
@@ -110,7 +112,7 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
       const ocrImage = r.ocr!;
       reading.push(
         input.ocr
-          .recognize(ocrImage.png, { langs: input.langs, dpi: ocrImage.dpi, pageWidthPt: r.widthPt, pageHeightPt: r.heightPt })
+          .recognize(ocrImage.png, { langs: input.langs, dpi: ocrImage.dpi, pageWidthPt: r.widthPt, pageHeightPt: r.heightPt, source: images?.[r.number - 1] })
           .then(async (text) => {
             // A page OCR turned upright is shown upright: its pictures are turned the same way, and the
             // page itself is (by its /Rotate, in the searchable PDF), so boxes, images and PDF agree.

@@ -16,8 +16,9 @@
 // - the same for copies of the first BENCH_ROTATED receipts turned 90, 180 and 270 degrees.
 // BENCH_RECEIPTS=N takes N receipts (default 60: all 200 for every configuration would take far longer
 // than 15 minutes on 2 cores) after the first BENCH_OFFSET (default 0): settings are chosen on the first
-// 40 and confirmed with BENCH_OFFSET=40. BENCH_CONFIGS=truth,program,default,custom,wasm,ablation,rotated
-// picks rows, BENCH_STEPS='upscale,psm 3' ablation steps, BENCH_PREPROCESS='{"psm":4}' the custom row.
+// 40 and confirmed with BENCH_OFFSET=40. BENCH_CONFIGS=truth,program,default,tesseract,custom,wasm,ablation,rotated
+// picks rows (also paddle, hybrid; `default` and `rotated` read as Folio does with FOLIO_OCR_ENGINE unset,
+// photographed images by PP-OCRv4, `tesseract` with the tesseract engine alone), BENCH_DUMP=<folder> keeps each row's texts and misses, BENCH_STEPS='upscale,psm 3' ablation steps, BENCH_PREPROCESS='{"psm":4}' the custom row.
 // Receipts whose number is divisible by 5 are held back for evaluation: never read, even if present.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -111,11 +112,13 @@ function summary(scores: Score[]): string {
   return `recall ${mean((s) => s.recall)}  CER ${mean((s) => s.cer)}  company ${mean((s) => s.keys.company)}  date ${mean((s) => s.keys.date)}  total ${mean((s) => s.keys.total)}`;
 }
 
-/** Every receipt through runPipeline with one pool, two at a time so both workers stay busy. */
-async function throughPipeline(receipts: Receipt[], engine: OcrEngine, preprocess: Partial<PreprocessOptions>, dataDir: string): Promise<{ texts: string[]; seconds: number }> {
+/** Every receipt through runPipeline with one pool, two at a time so both workers stay busy. Without an
+ * engine the pool picks as Folio does (FOLIO_OCR_ENGINE, auto: photographed images to the photo reader). */
+async function throughPipeline(receipts: Receipt[], engine: OcrEngine | undefined, preprocess: Partial<PreprocessOptions>, dataDir: string): Promise<{ texts: string[]; seconds: number; engines: string }> {
   const pool = new OcrPool({ dataDir, size: WORKERS, engine, preprocess });
   const started = performance.now();
   const texts: string[] = new Array(receipts.length);
+  const readBy = new Map<string, number>();
   let next = 0;
   try {
     await Promise.all(Array.from({ length: WORKERS }, async () => {
@@ -123,12 +126,13 @@ async function throughPipeline(receipts: Receipt[], engine: OcrEngine, preproces
         const i = next++;
         const result = await runPipeline({ bytes: receipts[i].jpeg, langs: ['eng'], ocr: pool, limits: DEFAULT_LIMITS, storeImage: async () => 'bench' });
         texts[i] = result.layout.text;
+        for (const p of result.pages) if (p.ocrInfo) readBy.set(p.ocrInfo.engine, (readBy.get(p.ocrInfo.engine) ?? 0) + 1);
       }
     }));
   } finally {
     await pool.close();
   }
-  return { texts, seconds: (performance.now() - started) / 1000 };
+  return { texts, seconds: (performance.now() - started) / 1000, engines: [...readBy].map(([e, n]) => `${e} ${n}`).join(', ') };
 }
 
 async function nativeProgram(receipts: Receipt[], dir: string): Promise<{ texts: string[]; seconds: number }> {
@@ -148,6 +152,21 @@ async function nativeProgram(receipts: Receipt[], dir: string): Promise<{ texts:
   return { texts, seconds: (performance.now() - started) / 1000 };
 }
 
+/** BENCH_DUMP=<folder>: each row's texts and the keys each receipt missed, to look into what a row misses. */
+const DUMP = process.env.BENCH_DUMP;
+
+function dump(name: string, list: Receipt[], texts: string[]): void {
+  const dir = path.join(DUMP as string, name.trim().replace(/[^\w.-]+/g, '_'));
+  fs.mkdirSync(dir, { recursive: true });
+  const missed: string[] = [];
+  list.forEach((r, i) => {
+    fs.writeFileSync(path.join(dir, `${r.id}.txt`), texts[i]);
+    const s = score(r, texts[i]);
+    for (const k of KEYS) if (!s.keys[k]) missed.push(`${r.id}\t${k}\t${r.key[k]}`);
+  });
+  fs.writeFileSync(path.join(dir, 'missed.tsv'), missed.join('\n') + '\n');
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(DATASET, 'img'))) {
     console.log(`No receipts at ${DATASET}: nothing to measure.`);
@@ -159,12 +178,16 @@ async function main(): Promise<void> {
   const wanted = new Set((process.env.BENCH_CONFIGS ?? 'program,default,wasm,ablation,rotated').split(','));
   console.log(`${receipts.length} receipts, ${WORKERS} workers, langs eng; default preprocessing ${JSON.stringify(DEFAULT_PREPROCESS)}`);
   const defaultEngine = program ? nativeEngine(program) : wasmEngine();
-  const line = (name: string, r: { texts: string[]; seconds: number }, list = receipts) =>
-    console.log(`${name.padEnd(34)} ${summary(list.map((rc, i) => score(rc, r.texts[i])))}  ${(r.seconds / list.length).toFixed(2)} s/receipt`);
+  const line = (name: string, r: { texts: string[]; seconds: number; engines?: string }, list = receipts) => {
+    console.log(`${name.padEnd(34)} ${summary(list.map((rc, i) => score(rc, r.texts[i])))}  ${(r.seconds / list.length).toFixed(2)} s/receipt  (load average ${os.loadavg()[0].toFixed(1)})${r.engines ? `  pages read by ${r.engines}` : ''}`);
+    if (DUMP) dump(name, list, r.texts);
+  };
   try {
     if (wanted.has('truth')) line('ground-truth lines (the ceiling)', { texts: receipts.map((r) => r.lines.join('\n')), seconds: 0 });
     if (program && wanted.has('program')) line(`tesseract program (${program.version})`, await nativeProgram(receipts, dataDir));
-    if (wanted.has('default')) line(`Folio default (${defaultEngine.name})`, await throughPipeline(receipts, defaultEngine, {}, dataDir));
+    // The default row reads as Folio does with FOLIO_OCR_ENGINE unset: auto, photographed images to PP-OCRv4.
+    if (wanted.has('default')) line(`Folio default (${process.env.FOLIO_OCR_ENGINE || 'auto'})`, await throughPipeline(receipts, undefined, {}, dataDir));
+    if (wanted.has('tesseract')) line(`Folio, ${defaultEngine.name} only`, await throughPipeline(receipts, defaultEngine, {}, dataDir));
     // BENCH_PREPROCESS='{"psm":6}' measures one more configuration against the default.
     if (wanted.has('custom')) line(`Folio ${process.env.BENCH_PREPROCESS}`, await throughPipeline(receipts, defaultEngine, JSON.parse(process.env.BENCH_PREPROCESS ?? '{}'), dataDir));
     if (program && wanted.has('wasm')) line('Folio default (wasm)', await throughPipeline(receipts, wasmEngine(), {}, dataDir));
@@ -188,7 +211,7 @@ async function main(): Promise<void> {
     }
     if (wanted.has('rotated')) {
       const some = receipts.slice(0, ROTATED);
-      line(`rotated set upright (${some.length})`, await throughPipeline(some, defaultEngine, {}, dataDir), some);
+      line(`rotated set upright (${some.length})`, await throughPipeline(some, undefined, {}, dataDir), some);
       // The turned copies are JPEGs encoded again; so is this baseline (turned by 0), so that the comparison
       // measures the turn and not a second JPEG generation.
       for (const turn of [0, 90, 180, 270]) {
@@ -197,7 +220,7 @@ async function main(): Promise<void> {
           const { density } = await sharp(r.jpeg).metadata();
           return { ...r, jpeg: await sharp(r.jpeg).rotate(turn).withMetadata(density ? { density } : {}).jpeg({ quality: 95 }).toBuffer() };
         }));
-        line(turn === 0 ? 'rotated set upright, encoded again' : `rotated set turned ${turn}`, await throughPipeline(turned, defaultEngine, {}, dataDir), some);
+        line(turn === 0 ? 'rotated set upright, encoded again' : `rotated set turned ${turn}`, await throughPipeline(turned, undefined, {}, dataDir), some);
       }
     }
   } finally {

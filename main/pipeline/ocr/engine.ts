@@ -45,6 +45,12 @@ export function selectEngine(env: NodeJS.ProcessEnv = process.env): OcrEngine {
   return wasmEngine();
 }
 
+/** The engine that reads photographed images (routing.ts) beside selectEngine's: PP-OCRv4 when the setting
+ * is auto and this machine can run it; with any other setting one engine reads every page. */
+export function selectPhotoEngine(env: NodeJS.ProcessEnv = process.env): OcrEngine | undefined {
+  return engineSetting(env) === 'auto' && !paddleMissing() ? paddleEngine() : undefined;
+}
+
 /** Every engine Folio has, each with the engine when this machine can run it, or why not. The setting
  * picks one of these (selectEngine); the benchmark reads with each. */
 export function knownEngines(env: NodeJS.ProcessEnv = process.env): { name: string; engine?: OcrEngine; missing?: string }[] {

@@ -1,6 +1,8 @@
-// Offline OCR of page images: a fixed number of slots, each holding one tesseract.js worker (whose engine
-// already runs in its own worker thread), created on first use for a language combination and reused.
-// Every page's characters, words and lines come back in PDF points, origin bottom left.
+// Offline OCR of page images: a fixed number of slots, each holding an engine session (tesseract.js's
+// worker thread, the native program, PP-OCRv4's thread) created on first use for a language combination
+// and reused. With a photo engine beside the main one (FOLIO_OCR_ENGINE=auto), a slot opens a session of
+// each as pages need them, and routing.ts tells which reads a page. Every page's characters, words and
+// lines come back in PDF points, origin bottom left, with the engine that read them.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -9,11 +11,12 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { ConfigError } from '../../config.ts';
 import { installedLanguages, resolveLanguages, type TraineddataFile } from '../languages.ts';
-import { selectEngine, type OcrEngine, type OcrSession, type OsdResult } from './engine.ts';
+import { selectEngine, selectPhotoEngine, type OcrEngine, type OcrSession, type OsdResult } from './engine.ts';
 import { OcrError, deadline } from './errors.ts';
 import { pngSize, type OcrPageText } from './ocrText.ts';
 import { DEFAULT_PREPROCESS, type PreprocessOptions } from './preprocess.ts';
 import { readPage } from './readPage.ts';
+import { looksPhotographed, type PageSource } from './routing.ts';
 
 export type { OcrChar, OcrLine, OcrPageText, OcrWord } from './ocrText.ts';
 export { OcrError } from './errors.ts';
@@ -42,6 +45,8 @@ export interface OcrPageRequest {
   /** Detect the orientation and turn the page upright (default: the pool's setting, on). Off for images
    * whose orientation is known. */
   orientation?: boolean;
+  /** The page is a whole uploaded image, not a page of a PDF: it may be a photograph (routing.ts). */
+  source?: PageSource;
 }
 
 export interface OcrPoolOptions {
@@ -58,6 +63,9 @@ export interface OcrPoolOptions {
   startTimeoutMs?: number;
   /** The engine (default: FOLIO_OCR_ENGINE through selectEngine()). */
   engine?: OcrEngine;
+  /** The engine photographed images are read with (routing.ts); default selectPhotoEngine() when `engine` is
+   * not given either, else none: every page is read by `engine`. */
+  photoEngine?: OcrEngine;
   /** Preprocessing steps (default DEFAULT_PREPROCESS); the benchmark switches them one by one. */
   preprocess?: Partial<PreprocessOptions>;
 }
@@ -98,14 +106,14 @@ interface Job {
   widthPt: number;
   heightPt: number;
   orientation: boolean;
+  source?: PageSource;
   resolve: (text: OcrPageResult) => void;
   reject: (err: unknown) => void;
 }
 
 interface Slot {
-  worker?: OcrSession;
-  /** Rejects when the worker's thread ends unexpectedly. */
-  lost?: Promise<never>;
+  /** A session of each engine this slot has needed, for the languages of `key`. */
+  sessions: Map<OcrEngine, OcrSession>;
   key?: string;
   job?: Job;
   lastUsed: number;
@@ -124,6 +132,7 @@ export class OcrPool {
   private readonly staged = new Map<string, Promise<void>>();
   private closed = false;
   readonly engine: OcrEngine;
+  readonly photoEngine: OcrEngine | undefined;
   readonly preprocess: Readonly<PreprocessOptions>;
 
   constructor(options: OcrPoolOptions) {
@@ -133,12 +142,14 @@ export class OcrPool {
     this.maxQueue = options.maxQueue ?? 2 * this.size;
     this.pageTimeoutMs = options.pageTimeoutMs ?? 5 * 60_000;
     this.startTimeoutMs = options.startTimeoutMs ?? 2 * 60_000;
-    this.slots = Array.from({ length: this.size }, () => ({ lastUsed: 0, pages: 0 }));
+    this.slots = Array.from({ length: this.size }, () => ({ sessions: new Map(), lastUsed: 0, pages: 0 }));
     this.engine = options.engine ?? selectEngine();
+    this.photoEngine = options.photoEngine ?? (options.engine ? undefined : selectPhotoEngine());
     this.preprocess = Object.freeze({ ...DEFAULT_PREPROCESS, ...options.preprocess });
   }
 
-  /** The engine this pool reads with and its version ("native", "tesseract 5.3.0"). */
+  /** The engine this pool reads pages with and its version ("native", "tesseract 5.3.0"); photographed
+   * images may be read by `photoEngine`, and each page's result names the engine that read it. */
   async engineInfo(): Promise<{ engine: string; version: string }> {
     return { engine: this.engine.name, version: await this.engine.version() };
   }
@@ -152,7 +163,7 @@ export class OcrPool {
     checkFrame(image, request);
     const orientation = request.orientation ?? this.preprocess.orientation;
     return new Promise<OcrPageResult>((resolve, reject) => {
-      this.queue.push({ codes, key: codes.join('+'), image, dpi: request.dpi, widthPt: request.pageWidthPt, heightPt: request.pageHeightPt, orientation, resolve, reject });
+      this.queue.push({ codes, key: codes.join('+'), image, dpi: request.dpi, widthPt: request.pageWidthPt, heightPt: request.pageHeightPt, orientation, source: request.source, resolve, reject });
       this.pump();
     });
   }
@@ -169,7 +180,7 @@ export class OcrPool {
     return {
       queued: this.queue.length,
       busy: this.slots.filter((s) => s.job).length,
-      workers: this.slots.map((s) => ({ langs: s.worker ? (s.key ?? null) : null, pages: s.pages })),
+      workers: this.slots.map((s) => ({ langs: s.sessions.size ? (s.key ?? null) : null, pages: s.pages })),
     };
   }
 
@@ -201,7 +212,7 @@ export class OcrPool {
   /** An idle worker that already holds the languages, else an empty slot, else the idle worker used longest ago. */
   private pickSlot(key: string): Slot | undefined {
     const idle = this.slots.filter((s) => !s.job);
-    return idle.find((s) => s.worker && s.key === key) ?? idle.find((s) => !s.worker) ?? idle.sort((a, b) => a.lastUsed - b.lastUsed)[0];
+    return idle.find((s) => s.sessions.size && s.key === key) ?? idle.find((s) => !s.sessions.size) ?? idle.sort((a, b) => a.lastUsed - b.lastUsed)[0];
   }
 
   private wakeWaiters(): void {
@@ -210,28 +221,33 @@ export class OcrPool {
 
   private async run(slot: Slot, job: Job): Promise<void> {
     try {
-      if (!slot.worker || slot.key !== job.key) {
+      if (slot.key !== job.key) {
         await this.retire(slot);
+        slot.key = job.key;
+      }
+      // Photographed images to the photo engine, everything else to the main one.
+      const engine = this.photoEngine && (await looksPhotographed(job.image, job.source)) ? this.photoEngine : this.engine;
+      let session = slot.sessions.get(engine);
+      if (!session) {
         const { dir } = await this.stageModels(job.codes);
-        const session = await this.engine.open(job.codes, dir, { startTimeoutMs: this.startTimeoutMs });
+        session = await engine.open(job.codes, dir, { startTimeoutMs: this.startTimeoutMs });
         if (this.closed) {
           await session.close();
           return;
         }
-        Object.assign(slot, { worker: session, lost: session.lost, key: job.key });
+        slot.sessions.set(engine, session);
       }
-      const session = slot.worker as OcrSession;
       const reading = await deadline(
         Promise.race([
           readPage(session, { png: job.image, dpi: job.dpi, widthPt: job.widthPt, heightPt: job.heightPt }, { ...this.preprocess, orientation: job.orientation }),
-          slot.lost as Promise<never>,
+          session.lost,
         ]),
         this.pageTimeoutMs,
         `OCR of one page took longer than ${this.pageTimeoutMs / 1000} s`,
       );
       slot.pages += 1;
       if (slot.job === job) {
-        job.resolve({ ...reading.text, engine: this.engine.name, engineVersion: await this.engine.version(), rotation: reading.rotation, ...(reading.osd ? { osd: reading.osd } : {}) });
+        job.resolve({ ...reading.text, engine: engine.name, engineVersion: await engine.version(), rotation: reading.rotation, ...(reading.osd ? { osd: reading.osd } : {}) });
       }
     } catch (err) {
       // The worker's state is unknown after a failure: a fresh one takes the next page.
@@ -245,9 +261,10 @@ export class OcrPool {
   }
 
   private async retire(slot: Slot): Promise<void> {
-    const worker = slot.worker;
-    Object.assign(slot, { worker: undefined, lost: undefined, key: undefined, pages: 0 });
-    if (worker) await worker.close().catch(() => {});
+    const sessions = [...slot.sessions.values()];
+    slot.sessions.clear();
+    Object.assign(slot, { key: undefined, pages: 0 });
+    await Promise.all(sessions.map((s) => s.close().catch(() => {})));
   }
 
   /** Puts `<code>.traineddata` for each code, uncompressed, into <dataDir>/cache/ocr-models: tesseract.js reads

@@ -54,10 +54,23 @@ export async function encodeGray(img: GrayImage): Promise<Uint8Array> {
  */
 export async function normalizeBackground(img: GrayImage): Promise<GrayImage> {
   const { data, width, height } = img;
+  const { cells: bg, gw, gh } = paperGrid(img);
+  const smooth = await sharp(bg, { raw: { width: gw, height: gh, channels: 1 } }).blur(1).resize(width, height, { kernel: 'linear', fit: 'fill' }).extractChannel(0).raw().toBuffer();
+  const out = new Uint8Array(width * height);
+  for (let i = 0; i < out.length; i++) out[i] = Math.min(255, Math.round((data[i] * 255) / smooth[i]));
+  return { data: out, width, height };
+}
+
+/**
+ * The paper's brightness on a grid of cells about 2.5 % of the long side: per cell a high percentile (not the
+ * maximum: one speck of glare would whiten the cell's ink), then the brightest of the cell and its
+ * neighbours, since a cell full of ink (a bold heading, a logo) has no paper in it.
+ */
+export function paperGrid(img: GrayImage): { cells: Uint8Array; gw: number; gh: number } {
+  const { data, width, height } = img;
   const cell = Math.max(8, Math.round(Math.max(width, height) / 40));
   const gw = Math.ceil(width / cell);
   const gh = Math.ceil(height / cell);
-  // Per cell, a high percentile (not the maximum: one speck of glare would whiten the cell's ink).
   const grid = new Uint8Array(gw * gh);
   const hist = new Uint32Array(256);
   for (let gy = 0; gy < gh; gy++) {
@@ -78,8 +91,7 @@ export async function normalizeBackground(img: GrayImage): Promise<GrayImage> {
       grid[gy * gw + gx] = v;
     }
   }
-  // A cell full of ink (a bold heading, a logo) has no paper in it: take the brightest neighbour.
-  const bg = new Uint8Array(gw * gh);
+  const cells = new Uint8Array(gw * gh);
   for (let gy = 0; gy < gh; gy++) {
     for (let gx = 0; gx < gw; gx++) {
       let m = 0;
@@ -88,13 +100,17 @@ export async function normalizeBackground(img: GrayImage): Promise<GrayImage> {
         const y = gy + dy;
         if (x >= 0 && y >= 0 && x < gw && y < gh) m = Math.max(m, grid[y * gw + x]);
       }
-      bg[gy * gw + gx] = Math.max(m, 32);
+      cells[gy * gw + gx] = Math.max(m, 32);
     }
   }
-  const smooth = await sharp(bg, { raw: { width: gw, height: gh, channels: 1 } }).blur(1).resize(width, height, { kernel: 'linear', fit: 'fill' }).extractChannel(0).raw().toBuffer();
-  const out = new Uint8Array(width * height);
-  for (let i = 0; i < out.length; i++) out[i] = Math.min(255, Math.round((data[i] * 255) / smooth[i]));
-  return { data: out, width, height };
+  return { cells, gw, gh };
+}
+
+/** How unevenly lit the paper is: the spread (90th minus 10th percentile) of paperGrid's cells, 0 for a
+ * page of one even white, tens of levels for a photo with shadows or a receipt on a darker background. */
+export function paperSpread(img: GrayImage): number {
+  const cells = [...paperGrid(img).cells].sort((a, b) => a - b);
+  return cells[Math.floor(cells.length * 0.9)] - cells[Math.floor(cells.length * 0.1)];
 }
 
 /** Otsu's threshold of the image's histogram: the level that best separates ink from paper. */

@@ -18,7 +18,11 @@ import { exportToTeam, ExportRefused } from './team/exportToTeam.ts';
 const USAGE = `Usage: folio <command> [options]
 
 Commands:
-  serve                       run Folio headless: the REST API and the renderer at http://127.0.0.1:<port>/
+  serve                       run Folio headless: the REST API and the renderer at http://127.0.0.1:<port>/,
+                              and the workers that process uploads (OCR) and train AIs
+  serve --no-workers          a team server's API process: no workers (needs FOLIO_DATABASE_URL)
+  worker                      a team server's worker process: processing, OCR and training, no HTTP
+                              (needs FOLIO_DATABASE_URL; run any number, on any machines)
   start                       open the desktop window (falls back to serve where Electron is not installed)
   user add <email> [--password P] [--admin] [--name N]
   user list
@@ -45,11 +49,12 @@ function configFrom(values: { 'data-dir'?: string; port?: string; host?: string 
   return loadConfig(process.env, { dataDir: values['data-dir'], host: values.host, port });
 }
 
-async function serve(config: Config): Promise<number> {
+async function serve(config: Config, { workers = true } = {}): Promise<number> {
+  if (!workers) teamServerOnly(config, 'serve --no-workers', 'only `folio serve` itself can run its jobs');
   if (!isLoopback(config.host)) {
     console.warn(`[folio] WARNING: listening on ${config.host}, not on loopback: other machines can reach this API. Anyone with an account's password or token can read its documents.`);
   }
-  const core = await openCore(config);
+  const core = await openCore(config, { workers });
   // With local passwords off a password admin could not sign in: the first administrator is then
   // FOLIO_ADMIN_EMAIL's account, or the admin group's, at its first single sign-on (main/auth/ssoAccounts.ts).
   const admin = config.localLogin ? await core.services.users.ensureAdmin(config.adminEmail, config.adminPassword) : undefined;
@@ -62,21 +67,12 @@ async function serve(config: Config): Promise<number> {
   }
   // The handlers go in before the URL is printed: a script that waits for that line and then stops
   // Folio must get a clean shutdown, not the default action of a signal nobody listens to yet.
-  const stopped = new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = async (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      console.log(`[folio] ${signal}: shutting down`);
-      await server.close();
-      await core.close();
-      resolve();
-    };
-    process.once('SIGINT', () => void stop('SIGINT'));
-    process.once('SIGTERM', () => void stop('SIGTERM'));
+  const stopped = stopOnSignal(async () => {
+    await server.close();
+    await core.close();
   });
   core.startImports();
-  console.log(`Folio is running at ${server.url}/ (data folder: ${config.dataDir})`);
+  console.log(`Folio is running at ${server.url}/ (data folder: ${config.dataDir})${workers ? '' : '; API only: jobs run in `folio worker` processes'}`);
   if (config.oidc) console.log(`Single sign-on: ${config.oidc.name} (${config.oidc.issuer})${config.localLogin ? '' : '; local passwords are off'}`);
   if (admin) {
     console.log(
@@ -87,6 +83,42 @@ async function serve(config: Config): Promise<number> {
   }
   await stopped;
   return 0;
+}
+
+/** `folio worker`: a team server's processing, OCR and training, taking jobs from the shared database; no HTTP. */
+async function worker(config: Config): Promise<number> {
+  teamServerOnly(config, 'worker', '`folio serve` runs the workers of its data folder itself');
+  const core = await openCore(config, { workers: true });
+  const stopped = stopOnSignal(() => core.close());
+  console.log(`Folio worker is running: processing, OCR and training jobs of the team server's database (data folder: ${config.dataDir})`);
+  await stopped;
+  return 0;
+}
+
+/**
+ * Resolves once SIGINT or SIGTERM came and `stop` finished. Listen before the start-up line is printed: a
+ * script that waits for that line and then stops Folio must get a clean shutdown, not the signal's default.
+ */
+function stopOnSignal(stop: () => Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let stopping = false;
+    const onSignal = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`[folio] ${signal}: shutting down`);
+      await stop();
+      resolve();
+    };
+    process.once('SIGINT', () => void onSignal('SIGINT'));
+    process.once('SIGTERM', () => void onSignal('SIGTERM'));
+  });
+}
+
+/** The process roles of a team server: on SQLite, one process (`folio serve`) owns the data folder. */
+function teamServerOnly(config: Config, command: string, instead: string): void {
+  if (!config.databaseUrl) {
+    throw new ConfigError(`folio ${command} is a process of a team server, which shares a PostgreSQL database (FOLIO_DATABASE_URL is not set). With the data folder's SQLite, ${instead}.`);
+  }
 }
 
 /**
@@ -151,6 +183,7 @@ export async function main(argv: string[]): Promise<number> {
         name: { type: 'string' },
         admin: { type: 'boolean' },
         owner: { type: 'boolean' },
+        'no-workers': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -168,7 +201,9 @@ export async function main(argv: string[]): Promise<number> {
     const config = configFrom(values);
     switch (command) {
       case 'serve':
-        return await serve(config);
+        return await serve(config, { workers: !values['no-workers'] });
+      case 'worker':
+        return await worker(config);
       case 'start':
         return await start(config);
       case 'user':

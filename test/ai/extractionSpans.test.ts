@@ -97,7 +97,7 @@ describe('candidate values', () => {
     const tokenized = tokenize(doc);
     // The last line's tokens are the likeliest, the others follow in reading order (only the best are seeds).
     const probabilities = tokenized.tokens.map((t) => (t.lineNo === 2 ? Float64Array.from([0.1, 0.9]) : Float64Array.from([0.5, 0.5])));
-    const ctx = spanContext(tokenized, doc.text, probabilities, { vocabulary: [], shapes: [], linesAbove: 4 });
+    const ctx = spanContext(tokenized, doc.text, probabilities, { context: [], values: [] });
     const texts = (dataType: string, lines: number) =>
       spanCandidates(ctx, 1, info(lines), dataType, []).map((c) => Array.from(doc.text).slice(c.start, c.end).join(''));
     expect(texts('Number', 1)).toEqual(expect.arrayContaining(['60.30', 'RM60.30', 'MAIN STREET', 'STREET 5,']));
@@ -122,6 +122,19 @@ describe('one value per label, chosen among candidates', () => {
     expect(model.classes.find((c) => c.labelId === 3)!.maxLines).toBeGreaterThanOrEqual(3);
     const again = parseModel(serializeModel(model));
     expect(test.map((r) => predictDocument(again, r.doc))).toEqual(predictions);
+  });
+
+  it("learns the span stage's words from the training values and their look-alikes, never whole values", () => {
+    const { values, context } = model.spans!.words;
+    const classOf = (labelId: number) => model.classes.findIndex((c) => c.labelId === labelId);
+    // Single words inside the company names of many shops, never a whole name.
+    expect(values[classOf(1)]).toEqual(expect.arrayContaining(['sdn', 'bhd']));
+    expect(values.flat().every((w) => !/\s/.test(w))).toBe(true);
+    // The word that tells the total from the other amounts: its label, on the line above it.
+    expect(context).toContain('total');
+    const file = JSON.parse(serializeModel(model));
+    file.spans.words.values.pop();
+    expect(() => parseModel(JSON.stringify(file))).toThrow(/span words/);
   });
 
   it('gives each label at most one value on receipts of unseen shops', () => {

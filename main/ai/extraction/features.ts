@@ -65,7 +65,7 @@ function verticalNeighbour(doc: TokenizedDocument, t: Token, step: -1 | 1): Toke
 export const CONTEXT_COLUMNS = 4;
 /** Lines up in which a context word counts as "near" wherever it stands on the line: a scan often puts a
  * row's label ("TOTAL") and its value on lines of their own, the label first, far apart across the page. */
-const NEAR_LINES = 2;
+export const NEAR_LINES = 2;
 
 /** Per token: the nearest occurrence of each context word to the left, above in its column, anywhere on its
  * line, and anywhere on the NEAR_LINES lines above (in lines). */
@@ -154,7 +154,7 @@ export function documentFeatures(doc: TokenizedDocument, config: FeatureConfig):
 
 const pick = (values: number[], idx: readonly number[]) => idx.map((i) => values[i]);
 
-const LINES_ABOVE = 12;
+export const LINES_ABOVE = 12;
 const WORDS_PER_CLASS = 4;
 const MAX_VOCABULARY = 64;
 const MAX_SHAPES = 16;

@@ -4,13 +4,15 @@
 import { DEFAULT_FOREST, predictForest, trainForest, type ForestModel, type ForestOptions } from './forest.ts';
 import { documentFeatures, learnFeatureConfig } from './features.ts';
 import { DEFAULT_THRESHOLD, selectAnnotations, tokenRuns, type LabelSetLayout, type SelectionModel, type SelectOptions } from './select.ts';
-import { spanCandidates, spanContext, spanFeatures, standings } from './spans.ts';
+import { learnSpanWords, spanCandidates, spanContext, spanFeatures, standings, type SpanCandidate, type SpanModel } from './spans.ts';
 import { classKey, labelDocuments, type LabelledDocument } from './trainingData.ts';
 import { tokenize } from './tokens.ts';
 import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, ProgressListener, TrainingDocument } from './types.ts';
 
-/** 2: the span forest (spans.ts) and ClassInfo.maxLines; version 1 files are refused (their features differ). */
-export const MODEL_VERSION = 2;
+/** 2: the span forest (spans.ts) and ClassInfo.maxLines. 3: the span stage's own learnt words (context
+ * words that tell values from look-alikes, value words) and its amount, edge and text-size features.
+ * Files of other versions are refused (their features differ). */
+export const MODEL_VERSION = 3;
 
 /** A trained model: what selection reads (schema, features, classes, label set layouts, the span forest:
  * SelectionModel in select.ts) and the token forest with the training's figures. */
@@ -121,7 +123,7 @@ function trainSpanForest(
   forestOptions: ForestOptions,
   check: () => void,
   progress: (fraction: number) => void,
-): ForestModel | null {
+): SpanModel | null {
   const folds = Math.min(FOLDS, docs.length);
   const probabilities: Float64Array[][] = new Array(docs.length);
   for (let f = 0; f < folds; f++) {
@@ -147,13 +149,11 @@ function trainSpanForest(
   const labels = new Map(model.schema.labels.map((l) => [l.id, l]));
   const repeatingSets = new Set(model.schema.labelSets.filter((s) => s.hasMultipleSections).map((s) => s.id));
   const classIndex = new Map(model.classes.map((c, k) => [classKey(c.labelSetId, c.labelId), k + 1]));
-  const SX: Float32Array[] = [];
-  const sy: number[] = [];
-  docs.forEach((d, n) => {
+  // Candidates per document and class with which of them are values; then the words they teach.
+  const perDoc = docs.map((d, n) => {
     check();
     const doc = labelled[n].doc;
     const probs = probabilities[n];
-    const ctx = spanContext(doc, d.text, probs, model.features);
     const runs = tokenRuns(model, doc, probs, (cls) => labels.get(model.classes[cls - 1].labelId)?.threshold ?? DEFAULT_THRESHOLD);
     const gold = new Map<number, { start: number; end: number }[]>();
     for (const a of d.annotations) {
@@ -163,6 +163,8 @@ function trainSpanForest(
       const range = { start: Math.min(...ranges.map((r) => r.startOffset)), end: Math.max(...ranges.map((r) => r.endOffset)) };
       gold.set(cls, [...(gold.get(cls) ?? []), range]);
     }
+    const ctx = spanContext(doc, d.text, probs, { context: [], values: [] });
+    const byClass = new Map<number, { candidates: SpanCandidate[]; gold: boolean[] }>();
     model.classes.forEach((c, k) => {
       const cls = k + 1;
       if (repeatingSets.has(c.labelSetId)) return;
@@ -175,16 +177,27 @@ function trainSpanForest(
         const tokens = doc.tokens.filter((t) => t.end > g.start && t.start < g.end);
         if (tokens.length) candidates.push({ cls, start: g.start, end: g.end, tokens, trimmed: g.start !== tokens[0].start || g.end !== tokens[tokens.length - 1].end, isRun: false });
       }
+      byClass.set(cls, { candidates, gold: candidates.map(isGold) });
+    });
+    return { doc, text: d.text, probs, byClass };
+  });
+  const words = learnSpanWords(perDoc, model.classes.length);
+  const SX: Float32Array[] = [];
+  const sy: number[] = [];
+  for (const { doc, text, probs, byClass } of perDoc) {
+    check();
+    const ctx = spanContext(doc, text, probs, words);
+    for (const { candidates, gold } of byClass.values()) {
       const standing = standings(ctx, candidates);
       candidates.forEach((cand, i) => {
         SX.push(spanFeatures(ctx, cand, standing[i]));
-        sy.push(isGold(cand) ? 1 : 0);
+        sy.push(gold[i] ? 1 : 0);
       });
-    });
-  });
+    }
+  }
   progress((folds + 1) / (folds + 2));
   if (!sy.some((v) => v === 1)) return null;
-  return trainForest(SX, sy, { ...forestOptions, trees: SPAN_TREES, seed: forestOptions.seed + 101 }, undefined, () => check());
+  return { forest: trainForest(SX, sy, { ...forestOptions, trees: SPAN_TREES, seed: forestOptions.seed + 101 }, undefined, () => check()), words };
 }
 
 /** Whether the annotation sets of each repeating label set stay on one line (payslip rows) or run over

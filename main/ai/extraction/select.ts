@@ -3,8 +3,7 @@
 import { spansFromChars } from '../../domain/geometry.ts';
 import type { CharBox } from '../../domain/geometry.ts';
 import type { FeatureConfig } from './features.ts';
-import type { ForestModel } from './forest.ts';
-import { scoreCandidates, spanCandidates, spanContext, type SpanCandidate } from './spans.ts';
+import { scoreCandidates, spanCandidates, spanContext, type SpanCandidate, type SpanModel } from './spans.ts';
 import type { Token, TokenizedDocument } from './tokens.ts';
 import { gapEm } from './tokens.ts';
 import type { ClassInfo } from './trainingData.ts';
@@ -28,7 +27,7 @@ export interface SelectionModel {
   classes: ClassInfo[];
   labelSetLayouts: LabelSetLayout[];
   /** Scores candidate values of the labels of non-repeating label sets (spans.ts); null when there are none. */
-  spans: ForestModel | null;
+  spans: SpanModel | null;
 }
 
 /** A label's threshold when neither the caller nor the model names one (labels.json5's default). */
@@ -130,7 +129,7 @@ interface Chosen {
  * candidates of documents that have the value, so its scores say which, not whether. */
 function chooseSpans(
   model: SelectionModel,
-  forest: ForestModel,
+  spans: SpanModel,
   doc: ExtractionDocument,
   tokenized: TokenizedDocument,
   probabilities: Float64Array[],
@@ -140,14 +139,14 @@ function chooseSpans(
   if (!tokenized.tokens.length) return [];
   const dataTypes = new Map(model.schema.labels.map((l) => [l.id, l.dataType]));
   const repeatingSets = new Set(model.schema.labelSets.filter((s) => s.hasMultipleSections).map((s) => s.id));
-  const ctx = spanContext(tokenized, doc.text, probabilities, model.features);
+  const ctx = spanContext(tokenized, doc.text, probabilities, spans.words);
   const out: Chosen[] = [];
   model.classes.forEach((c, k) => {
     const cls = k + 1;
     if (repeatingSets.has(c.labelSetId) || !present.has(cls)) return;
     const classRuns = runs.filter((r) => r.cls === cls).map((r) => ({ start: r.tokens[0].start, end: r.tokens[r.tokens.length - 1].end }));
     const candidates = spanCandidates(ctx, cls, c, dataTypes.get(c.labelId) ?? 'Text', classRuns);
-    const scores = scoreCandidates(forest, ctx, candidates);
+    const scores = scoreCandidates(spans.forest, ctx, candidates);
     const order = candidates.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || candidates[a].start - candidates[b].start);
     if (!order.length) return;
     const top = scores[order[0]];

@@ -23,7 +23,7 @@ const ModelFile = z.object({
   ),
   labelSetLayouts: z.array(z.object({ labelSetId: Int, multiLine: z.boolean() })),
   forest: ForestSchema,
-  spans: ForestSchema.nullable(),
+  spans: z.object({ forest: ForestSchema, words: z.object({ context: z.array(z.string()), values: z.array(z.array(z.string())) }) }).nullable(),
   training: z.object({ documents: Int, tokens: Int, annotatedTokens: Int, seconds: Num }),
 });
 
@@ -46,7 +46,8 @@ function checkConsistency(model: ExtractionModel): void {
   if (model.forest.classes !== model.classes.length + 1) throw new InvalidModelFile('the forest and the class list disagree');
   checkForest(model.forest, featureNames(model.features).length);
   if (model.spans) {
-    if (model.spans.classes !== 2) throw new InvalidModelFile('the span forest must have two classes');
-    checkForest(model.spans, SPAN_BASE_FEATURES + CONTEXT_COLUMNS * model.features.vocabulary.length);
+    if (model.spans.forest.classes !== 2) throw new InvalidModelFile('the span forest must have two classes');
+    if (model.spans.words.values.length !== model.classes.length) throw new InvalidModelFile('the span words and the class list disagree');
+    checkForest(model.spans.forest, SPAN_BASE_FEATURES + CONTEXT_COLUMNS * model.spans.words.context.length);
   }
 }

@@ -3,7 +3,7 @@
 // forest likes (sub-ranges of a line, blocks of whole lines, a date or an amount inside a token), each is
 // described (the token probabilities inside and just outside, its form read by data type, where it stands,
 // its text size, context words) and a second forest scores it; the best candidate per label wins. Pure.
-import { contextDistances, type FeatureConfig } from './features.ts';
+import { contextDistances, contextWord, LINES_ABOVE, NEAR_LINES } from './features.ts';
 import { predictForest, type ForestModel } from './forest.ts';
 import { DATE_PATTERNS, parseNumber } from './shape.ts';
 import { tokenHeight, type Token, type TokenizedDocument } from './tokens.ts';
@@ -48,22 +48,120 @@ export interface SpanDocContext {
   argmax: number[];
   /** Amounts of the document (each token read as one), largest first: for an amount's rank and repeats. */
   amounts: number[];
+  /** The amounts with the line they stand on, for what stands below a candidate. */
+  amountLines: { value: number; lineNo: number }[];
   medianHeight: number;
+  /** Per line its tallest token's height, sorted: how a candidate's text size ranks on the document. */
+  lineHeights: number[];
+  words: SpanWords;
+  /** Per token the distances to the span forest's context words (features.ts contextDistances). */
   context: Float64Array[];
 }
 
-export function spanContext(doc: TokenizedDocument, text: string, probabilities: Float64Array[], features: FeatureConfig): SpanDocContext {
+/** The span stage of a model: the forest that scores candidates and the words it reads. */
+export interface SpanModel {
+  forest: ForestModel;
+  words: SpanWords;
+}
+
+/** The words the span forest reads, learnt from the training candidates (learnSpanWords). */
+export interface SpanWords {
+  /** Context words that tell a class's values from its other candidates ("total" near a total, "cash" and
+   * "change" near the amounts that are not), in column order. */
+  context: string[];
+  /** Per class (index cls - 1): words frequent inside its values on many training documents ("sdn", "bhd",
+   * "enterprise" in company names): a value's own words, learnt, never a list of whole values. */
+  values: string[][];
+}
+
+export function spanContext(doc: TokenizedDocument, text: string, probabilities: Float64Array[], words: SpanWords): SpanDocContext {
   const argmax = probabilities.map((p) => {
     let best = 0;
     for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
     return best;
   });
-  const amounts: number[] = [];
-  for (const t of doc.tokens) for (const m of t.text.matchAll(AMOUNT_IN)) amounts.push(parseNumber(m[0]));
-  amounts.sort((a, b) => b - a);
+  const amountLines: { value: number; lineNo: number }[] = [];
+  for (const t of doc.tokens) for (const m of t.text.matchAll(AMOUNT_IN)) amountLines.push({ value: parseNumber(m[0]), lineNo: t.lineNo });
+  const found = amountLines.filter((a) => Number.isFinite(a.value));
+  const amounts = found.map((a) => a.value).sort((a, b) => b - a);
   const heights = doc.tokens.map(tokenHeight).sort((a, b) => a - b);
   const medianHeight = heights.length ? heights[heights.length >> 1] : 1;
-  return { doc, cps: Array.from(text), probabilities, argmax, amounts: amounts.filter(Number.isFinite), medianHeight, context: contextDistances(doc, features) };
+  const lineHeights = doc.lines.map((l) => Math.max(...l.tokens.map(tokenHeight))).sort((a, b) => a - b);
+  const context = contextDistances(doc, { vocabulary: words.context, shapes: [], linesAbove: LINES_ABOVE });
+  return { doc, cps: Array.from(text), probabilities, argmax, amounts, amountLines: found, medianHeight, lineHeights, words, context };
+}
+
+/** Context words of a candidate while learning: left of it on its first line and anywhere on the
+ * NEAR_LINES lines above (where a scan puts a row's label). */
+function candidateContextWords(doc: TokenizedDocument, c: SpanCandidate): Set<string> {
+  const first = c.tokens[0];
+  const tokens = doc.lines[first.lineNo].tokens.slice(0, first.column);
+  for (let n = first.lineNo - 1; n >= 0 && n >= first.lineNo - NEAR_LINES && doc.lines[n].page === first.page; n--) tokens.push(...doc.lines[n].tokens);
+  const out = new Set<string>();
+  for (const t of tokens) {
+    const w = contextWord(t.text);
+    if (w !== null) out.add(w);
+  }
+  return out;
+}
+
+const CONTEXT_WORDS_PER_CLASS = 12;
+const MAX_CONTEXT_WORDS = 64;
+const VALUE_WORDS_PER_CLASS = 24;
+/** A learnt word is seen on at least this share of the documents (and at least MIN_DOCS of them). */
+const MIN_DOC_SHARE = 0.05;
+const MIN_DOCS = 3;
+
+/**
+ * The span forest's words from the training candidates of each class (per document: its candidates and
+ * which of them are values). Context words: those whose presence before a candidate differs most between
+ * the values and the other candidates, whichever way (a key word, or the word of a look-alike such as the
+ * cash given beside a total). Value words: words inside the values of the class on several documents.
+ */
+export function learnSpanWords(perDoc: readonly { doc: TokenizedDocument; byClass: Map<number, { candidates: SpanCandidate[]; gold: boolean[] }> }[], classes: number): SpanWords {
+  const minDocs = Math.max(MIN_DOCS, Math.ceil(MIN_DOC_SHARE * perDoc.length));
+  const context: Map<string, number>[] = [];
+  const values: string[][] = [];
+  for (let cls = 1; cls <= classes; cls++) {
+    const pos = new Map<string, number>();
+    const neg = new Map<string, number>();
+    const docsWith = new Map<string, number>();
+    const valueDocs = new Map<string, number>();
+    let positives = 0;
+    let negatives = 0;
+    for (const { doc, byClass } of perDoc) {
+      const here = byClass.get(cls);
+      if (!here) continue;
+      const seen = new Set<string>();
+      const inValues = new Set<string>();
+      here.candidates.forEach((c, i) => {
+        const words = candidateContextWords(doc, c);
+        const counts = here.gold[i] ? pos : neg;
+        if (here.gold[i]) positives += 1;
+        else negatives += 1;
+        for (const w of words) {
+          counts.set(w, (counts.get(w) ?? 0) + 1);
+          seen.add(w);
+        }
+        if (here.gold[i]) for (const t of c.tokens) {
+          const w = contextWord(t.text);
+          if (w !== null) inValues.add(w);
+        }
+      });
+      for (const w of seen) docsWith.set(w, (docsWith.get(w) ?? 0) + 1);
+      for (const w of inValues) valueDocs.set(w, (valueDocs.get(w) ?? 0) + 1);
+    }
+    const scored = [...docsWith]
+      .filter(([, n]) => n >= minDocs)
+      .map(([w]) => ({ w, score: Math.abs((pos.get(w) ?? 0) / Math.max(1, positives) - (neg.get(w) ?? 0) / Math.max(1, negatives)) }))
+      .sort((a, b) => b.score - a.score || (a.w < b.w ? -1 : 1))
+      .slice(0, CONTEXT_WORDS_PER_CLASS);
+    context.push(new Map(scored.map(({ w, score }) => [w, score])));
+    values.push([...valueDocs].filter(([, n]) => n >= minDocs).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, VALUE_WORDS_PER_CLASS).map(([w]) => w));
+  }
+  const total = new Map<string, number>();
+  for (const m of context) for (const [w, s] of m) total.set(w, (total.get(w) ?? 0) + s);
+  return { context: [...total].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_CONTEXT_WORDS).map(([w]) => w), values };
 }
 
 /** Candidates of one class on a document (deduplicated by range). `runs` are the token-level runs of the class. */
@@ -109,7 +207,7 @@ export function spanCandidates(ctx: SpanDocContext, cls: number, info: ClassInfo
   return [...out.values()];
 }
 
-export const SPAN_BASE_FEATURES = 40;
+export const SPAN_BASE_FEATURES = 54;
 
 /** Where a candidate stands among the candidates of its class on the document: ranks compare documents
  * whose token probabilities are all high or all low. */
@@ -152,6 +250,12 @@ export function spanFeatures(ctx: SpanDocContext, c: SpanCandidate, standing: Ca
   const lines = new Set(c.tokens.map((t) => t.lineNo)).size;
   const meanHeight = c.tokens.reduce((s, t) => s + tokenHeight(t), 0) / c.tokens.length;
   const rows = doc.linesPerPage[first.page] ?? 1;
+  const valueWords = new Set(ctx.words.values[c.cls - 1] ?? []);
+  const isValueWord = (t: Token) => valueWords.has(contextWord(t.text) ?? '');
+  const valueWordOrAbsent = (t: Token | undefined) => (t ? (isValueWord(t) ? 1 : 0) : -1);
+  const next = doc.lines[last.lineNo + 1];
+  const cents = Number.isFinite(value) ? Math.round(Math.abs(value) * 100) % 100 : -1;
+  const below = ctx.amountLines.filter((a) => a.lineNo > last.lineNo);
   const row = [
     c.cls,
     ps.reduce((a, b) => a + b, 0) / ps.length,
@@ -193,10 +297,45 @@ export function spanFeatures(ctx: SpanDocContext, c: SpanCandidate, standing: Ca
     standing.ratio,
     standing.candidates,
     (flat.match(/\p{Lu}/gu) ?? []).length / Math.max(1, (flat.match(/\p{L}/gu) ?? []).length),
+    // The class's value words inside, at the edges and just outside (a name cut short before "SDN BHD").
+    c.tokens.filter((t) => isValueWord(t)).length / c.tokens.length,
+    isValueWord(first) ? 1 : 0,
+    isValueWord(last) ? 1 : 0,
+    valueWordOrAbsent(firstLine.tokens[first.column - 1]),
+    valueWordOrAbsent(lastLine.tokens[last.column + 1]),
+    valueWordOrAbsent(next?.page === last.page ? next.tokens[0] : undefined),
+    // An amount's cents and whether it is rounded to 5 cents; amounts printed below it, larger ones among them.
+    Number.isFinite(value) ? cents : -1,
+    Number.isFinite(value) ? (cents % 5 === 0 ? 1 : 0) : -1,
+    below.length,
+    Number.isFinite(value) ? below.filter((a) => a.value > value).length : -1,
+    // How the amount relates to the others: a total is cash given less change and a subtotal plus tax,
+    // cash given is a total plus change; a rounded total has its unrounded twin a few cents away.
+    ...(Number.isFinite(value) ? amountRelations(ctx.amounts, value) : [-1, -1, -1]),
+    // Share of the document's lines printed taller than the candidate: a heading ranks first.
+    ctx.lineHeights.filter((h) => h > 1.05 * meanHeight).length / Math.max(1, ctx.lineHeights.length),
   ];
   for (const v of ctx.context[first.index]) row.push(v);
   return Float32Array.from(row);
 }
+
+/** Whether an amount is the difference of two other amounts, their sum, and whether another amount lies
+ * within 5 cents of it (its rounded or unrounded twin). */
+function amountRelations(amounts: readonly number[], value: number): [number, number, number] {
+  const others = [...new Set(amounts.filter((a) => a > 0 && Math.abs(a - value) > CENT))];
+  let difference = 0;
+  let sum = 0;
+  for (let i = 0; i < others.length && !(difference && sum); i++) {
+    for (let j = 0; j < others.length; j++) {
+      if (Math.abs(others[i] - others[j] - value) < CENT) difference = 1;
+      if (i < j && Math.abs(others[i] + others[j] - value) < CENT) sum = 1;
+    }
+  }
+  const twin = others.some((a) => Math.abs(a - value) < 0.05) ? 1 : 0;
+  return [difference, sum, twin];
+}
+
+const CENT = 0.005;
 
 /** Per candidate its probability of being the value, from the span forest (class 1). */
 export function scoreCandidates(forest: ForestModel, ctx: SpanDocContext, candidates: readonly SpanCandidate[]): number[] {

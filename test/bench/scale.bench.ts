@@ -1,0 +1,268 @@
+// npm run bench:scale: the team server's scaling (issue 14). The same scan workload (40 pages of 300 dpi
+// scans as 10 four-page PDFs, uploaded at once through the API) on one PostgreSQL (a throwaway cluster)
+// and one S3 bucket (s3rver), processed by 1 and then 2 `folio worker` processes beside one
+// `folio serve --no-workers`, every process with one OCR thread (FOLIO_OCR_WORKERS=1) and a data folder of
+// its own: pages per minute from the first upload to the last document done, and the ratio (aim: at least
+// 1.8x on 2 cores). Beside them, for reference, the desktop shape: one `folio serve` on SQLite with one OCR
+// thread on the same workload. Then the API's document detail (a processed page with 300 annotations,
+// 500 sequential GETs, from the response cache and rebuilt) on PostgreSQL beside SQLite. Prints the load
+// average at the start and the end: on a busy machine the speed figures mean nothing, and it says so.
+// BENCH_SCALE_PAGES changes the 40 (BENCH_SCALE_PAGES=8 for a quick check that it runs);
+// BENCH_SCALE_BASELINE=0 skips the desktop reference run; BENCH_SCALE_GETS changes the 500.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
+import { bodyText, drawPage } from '../helpers/ocrPages.ts';
+import { createTestDatabase, postgresAvailable, testClusterUrl } from '../helpers/postgres.ts';
+import { startWorker } from '../helpers/folioWorker.ts';
+import { startFolio } from '../helpers/processes.ts';
+import { startS3rver } from '../helpers/s3rver.ts';
+import { annotatedDocument, BENCH_ADMIN, percentile, sequentialGets, signIn, waitUntilProcessed, type BenchClient } from '../helpers/benchClient.ts';
+
+const PAGES = Number(process.env.BENCH_SCALE_PAGES ?? 40);
+const PAGES_PER_PDF = 4;
+const GETS = Number(process.env.BENCH_SCALE_GETS ?? 500);
+const ANNOTATIONS = 300;
+const BASELINE = process.env.BENCH_SCALE_BASELINE !== '0';
+/** Above this 1-minute load average at the start, the machine is too busy for speed figures. */
+const BUSY_LOAD = 1.5;
+const RATIO_AIM = 1.8;
+const DETAIL_AIM_MS = 10;
+
+/** Every process: the bench administrator, one OCR thread, long sync waits (none are used, but a busy machine is slow). */
+const COMMON_ENV = { ...BENCH_ADMIN, FOLIO_OCR_WORKERS: '1', FOLIO_SYNC_TIMEOUT_S: '1800' };
+
+interface Scan {
+  name: string;
+  pdf: Uint8Array;
+}
+
+/** `pages` 300 dpi grayscale page scans (JPEG, as scanners write them; page n of bodyText(seed + n)) in PDFs of `perPdf` pages. */
+async function scans(pages: number, seed: number, perPdf: number): Promise<Scan[]> {
+  const out: Scan[] = [];
+  for (let first = 0; first < pages; first += perPdf) {
+    const pdf = await PDFDocument.create();
+    const count = Math.min(perPdf, pages - first);
+    for (let i = first; i < first + count; i++) {
+      const { png, widthPt, heightPt } = await drawPage(bodyText(seed + i), { dpi: 300 });
+      const image = await pdf.embedJpg(await sharp(png).jpeg({ quality: 85 }).toBuffer());
+      pdf.addPage([widthPt, heightPt]).drawImage(image, { x: 0, y: 0, width: widthPt, height: heightPt });
+    }
+    out.push({ name: `scan-${seed}-${first / perPdf + 1}.pdf`, pdf: await pdf.save() });
+  }
+  return out;
+}
+
+/** A project reading English, so that every run OCRs with the same model. */
+async function scanProject(c: BenchClient): Promise<number> {
+  return (await c.call('POST', '/api/v3/projects/', { name: 'scale bench', ocr_languages: ['eng'] })).id;
+}
+
+/**
+ * Uploads every PDF at once and polls the API until all are processed: seconds from the first upload sent
+ * to the poll that found the last one done.
+ */
+async function timedWorkload(c: BenchClient, project: number, pdfs: Scan[]): Promise<number> {
+  const t = performance.now();
+  const ids = await Promise.all(pdfs.map((p) => c.upload(project, p.name, p.pdf)));
+  await waitUntilProcessed(c, project, ids);
+  return (performance.now() - t) / 1000;
+}
+
+interface Run {
+  name: string;
+  seconds: number;
+  /** Team runs: how many distinct worker processes were seen holding a job during the timed workload. */
+  workersSeen?: number;
+}
+
+/**
+ * Samples the jobs table every 200 ms until stopped: the processes (pid of locked_by, "host:pid:worker")
+ * holding a running job, to show that every worker process took part.
+ */
+function sampleJobHolders(databaseUrl: string): { stop(): Promise<number> } {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  const seen = new Set<string>();
+  let running = true;
+  const loop = (async () => {
+    await client.connect();
+    try {
+      while (running) {
+        const { rows } = await client.query<{ pid: string }>(`select distinct split_part(locked_by, ':', 2) as pid from jobs where state = 'running' and locked_by is not null`);
+        for (const r of rows) seen.add(r.pid);
+        await new Promise((res) => setTimeout(res, 200));
+      }
+    } finally {
+      await client.end();
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return seen.size;
+    },
+  };
+}
+
+/**
+ * The team server's shape on a fresh database and bucket: one API process without workers and `workers`
+ * worker processes. Warmed with one single-page scan per worker (OCR models load once per process), then
+ * the workload is timed.
+ */
+async function teamRun(dir: string, workers: number, warm: Scan[], workload: Scan[]): Promise<Run> {
+  const s3 = await startS3rver(`folio-scale-${workers}`);
+  const databaseUrl = await createTestDatabase(`folio_scale_${workers}`);
+  const env = { ...COMMON_ENV, ...s3.env, FOLIO_DATABASE_URL: databaseUrl };
+  const processes: { stop(): Promise<unknown> }[] = [];
+  try {
+    // The API first: it migrates the database and makes the administrator; the workers find both.
+    const api = await startFolio({ dataDir: path.join(dir, `team-${workers}-api`), env, args: ['serve', '--no-workers'] });
+    processes.push(api);
+    for (let i = 0; i < workers; i++) processes.push(await startWorker(path.join(dir, `team-${workers}-worker-${i}`), env));
+    const c = await signIn(api.url);
+    const project = await scanProject(c);
+    await waitUntilProcessed(c, project, await Promise.all(warm.slice(0, workers).map((p) => c.upload(project, p.name, p.pdf))));
+    const holders = sampleJobHolders(databaseUrl);
+    let seconds: number;
+    let workersSeen: number;
+    try {
+      seconds = await timedWorkload(c, project, workload);
+    } finally {
+      workersSeen = await holders.stop();
+    }
+    return { name: `team: serve --no-workers + ${workers} folio worker${workers > 1 ? 's' : ''}, 1 OCR thread each`, seconds, workersSeen };
+  } finally {
+    await Promise.all(processes.map((p) => p.stop()));
+    await s3.stop();
+  }
+}
+
+/** The desktop shape for reference: one `folio serve` on SQLite in its data folder, one OCR thread. */
+async function desktopRun(dir: string, warm: Scan[], workload: Scan[]): Promise<Run> {
+  const server = await startFolio({ dataDir: path.join(dir, 'desktop'), env: COMMON_ENV });
+  try {
+    const c = await signIn(server.url);
+    const project = await scanProject(c);
+    await waitUntilProcessed(c, project, [await c.upload(project, warm[0].name, warm[0].pdf)]);
+    return { name: 'desktop: folio serve on SQLite, 1 OCR thread', seconds: await timedWorkload(c, project, workload) };
+  } finally {
+    await server.stop();
+  }
+}
+
+interface Detail {
+  store: string;
+  cached: number[];
+  rebuilt: number[];
+}
+
+/**
+ * One `folio serve` (on SQLite, or on PostgreSQL when `databaseUrl` is given): the annotated document, then
+ * GETS sequential reads of its detail from the response cache (the same URL) and rebuilt (a distinct query
+ * string each time misses the cache), after 20 reads to warm up.
+ */
+async function detailRun(dir: string, store: string, databaseUrl?: string): Promise<Detail> {
+  const env = { ...COMMON_ENV, ...(databaseUrl ? { FOLIO_DATABASE_URL: databaseUrl } : {}) };
+  const server = await startFolio({ dataDir: path.join(dir, `detail-${store}`), env });
+  try {
+    const c = await signIn(server.url);
+    const doc = await annotatedDocument(c, ANNOTATIONS);
+    await sequentialGets(c, (i) => `/api/v3/documents/${doc}/?warm=${i}`, 20);
+    const cached = await sequentialGets(c, () => `/api/v3/documents/${doc}/`, GETS);
+    const rebuilt = await sequentialGets(c, (i) => `/api/v3/documents/${doc}/?r=${i}`, GETS);
+    return { store, cached, rebuilt };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function postgresVersion(): Promise<string> {
+  const client = new pg.Client({ connectionString: await testClusterUrl() });
+  await client.connect();
+  try {
+    return (await client.query<{ server_version: string }>('show server_version')).rows[0].server_version;
+  } finally {
+    await client.end();
+  }
+}
+
+// The AWS SDK (the s3rver helper's client) warns on every run that its 2027 releases need Node 22.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(', ');
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+const perMinute = (r: Run) => (PAGES / r.seconds) * 60;
+
+async function main() {
+  if (!postgresAvailable()) throw new Error('bench:scale needs PostgreSQL (initdb and pg_ctl): apt-get install postgresql');
+  const cores = os.availableParallelism();
+  const startLoad = os.loadavg()[0];
+  const loadAtStart = loadAverage();
+  console.log(`Load average (1, 5, 15 min) at the start: ${loadAtStart} on ${cores} cores.`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-scale-bench-'));
+  try {
+    console.log(`Generating ${PAGES} pages of 300 dpi scans in PDFs of ${PAGES_PER_PDF} pages...`);
+    const workload = await scans(PAGES, 100, PAGES_PER_PDF);
+    // Single-page warm-up scans of other text (one per worker process).
+    const warm = await scans(2, 900, 1);
+    const version = await postgresVersion();
+
+    const runs: Run[] = [];
+    if (BASELINE) {
+      console.log('Desktop reference: folio serve on SQLite...');
+      runs.push(await desktopRun(dir, warm, workload));
+    }
+    for (const workers of [1, 2]) {
+      console.log(`Team server: 1 API process and ${workers} worker process${workers > 1 ? 'es' : ''} on PostgreSQL ${version} and s3rver...`);
+      runs.push(await teamRun(dir, workers, warm, workload));
+    }
+    console.log(`Document detail: ${ANNOTATIONS} annotations, ${GETS} sequential GETs, SQLite then PostgreSQL...`);
+    const details = [await detailRun(dir, 'SQLite'), await detailRun(dir, 'PostgreSQL', await createTestDatabase('folio_scale_detail'))];
+    const loadAtEnd = loadAverage();
+
+    console.log(`\nFolio scale benchmark: ${cores} cores, Node ${process.version}, PostgreSQL ${version} (throwaway cluster, fsync off), s3rver on loopback`);
+    console.log(`Load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadAtEnd} at the end.`);
+    if (startLoad > BUSY_LOAD) {
+      console.log(`WARNING: the machine was busy at the start (1-minute load ${startLoad.toFixed(2)} > ${BUSY_LOAD}): the speed figures below are meaningless here; run again on a quiet machine.`);
+    }
+    if (cores < 2) console.log(`WARNING: ${cores} core: two workers cannot run in parallel here; the ${RATIO_AIM}x aim is for 2 cores.`);
+
+    console.log(`\nScan workload: ${PAGES} pages of 300 dpi scans as ${workload.length} PDFs of up to ${PAGES_PER_PDF} pages, uploaded at once; first upload to last document done (API polled)`);
+    console.log('setup'.padEnd(66), 'seconds'.padStart(8), 'pages/min'.padStart(10), '  reference');
+    const desktop = runs.find((r) => r.name.startsWith('desktop'));
+    const [one, two] = runs.filter((r) => r.name.startsWith('team'));
+    const reference = (r: Run): string => {
+      if (r === desktop) return 'the same work in one desktop process';
+      if (r === one) return desktop ? `desktop ${perMinute(desktop).toFixed(1)} pages/min (team ${(perMinute(one) / perMinute(desktop)).toFixed(2)}x of it)` : '(desktop run skipped)';
+      return `aim ${RATIO_AIM}x the 1-worker figure: ${(perMinute(one) * RATIO_AIM).toFixed(1)} pages/min`;
+    };
+    for (const r of runs) console.log(r.name.padEnd(66), r.seconds.toFixed(1).padStart(8), perMinute(r).toFixed(1).padStart(10), ` ${reference(r)}`);
+    const ratio = perMinute(two) / perMinute(one);
+    console.log(`Worker processes seen holding a job during the timed workload: ${one.workersSeen} of 1, ${two.workersSeen} of 2.`);
+    console.log(`Ratio, 2 workers over 1: ${ratio.toFixed(2)}x (aim at least ${RATIO_AIM}x on 2 cores: ${verdict(ratio >= RATIO_AIM)}).`);
+
+    console.log(`\nDocument detail: one processed page with ${ANNOTATIONS} annotations, ${GETS} sequential GETs each way, one folio serve per store, same documents and loop`);
+    console.log('store'.padEnd(12), 'answer'.padEnd(34), 'p50 ms'.padStart(8), 'p95 ms'.padStart(8), '  reference');
+    const [lite] = details;
+    for (const kind of ['cached', 'rebuilt'] as const) {
+      const how = kind === 'cached' ? 'from the response cache' : 'rebuilt (a new query string each)';
+      for (const d of details) {
+        const p50 = percentile(d[kind], 50);
+        const ref = d === lite
+          ? `aim p50 < ${DETAIL_AIM_MS} ms (bench:api): ${verdict(p50 < DETAIL_AIM_MS)}`
+          : `SQLite ${percentile(lite[kind], 50).toFixed(1)} ms (PostgreSQL ${(p50 / percentile(lite[kind], 50)).toFixed(2)}x); aim p50 < ${DETAIL_AIM_MS} ms: ${verdict(p50 < DETAIL_AIM_MS)}`;
+        console.log(d.store.padEnd(12), how.padEnd(34), p50.toFixed(1).padStart(8), percentile(d[kind], 95).toFixed(1).padStart(8), ` ${ref}`);
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
+// The throwaway cluster stops at exit (test/helpers/postgres.ts).
+process.exit(0);

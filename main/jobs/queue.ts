@@ -1,5 +1,6 @@
-// The job queue as the rest of Folio sees it: five verbs, so that the team server's PostgreSQL queue
-// (pg-boss or its own tables) can stand in for today's SQLite one (jobQueue.ts) without a caller changing.
+// The job queue as the rest of Folio sees it: a few verbs, so that the team server's PostgreSQL queue
+// (pgBossQueue.ts) stands in for the desktop's SQLite one (jobQueue.ts) without a caller changing; which one
+// a core runs on: openQueue.ts. What a worker does with a job it holds is shared by both: runJob.ts.
 //   send     a job, in the caller's transaction: it commits (or rolls back) with the rows it is about
 //   handle   the kinds a worker runs, with their handlers (main/jobs/registry.ts registers Folio's)
 //   start    a worker: resume what a dead process left, then take jobs

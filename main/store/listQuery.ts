@@ -69,7 +69,9 @@ export async function runList<T>(base: AnyQuery, params: ListParams, spec: ListS
   let rowsQb = select(qb);
   for (const o of ordering) {
     const column = spec.orderable[o.field];
-    rowsQb = rowsQb.orderBy(typeof column === 'string' ? sql.ref(column) : column, o.desc ? 'desc' : 'asc');
+    // Nulls first going up and last going down, SQLite's default, said out loud so PostgreSQL (the other
+    // way round) orders alike.
+    rowsQb = rowsQb.orderBy(typeof column === 'string' ? sql.ref(column) : column, (ob) => (o.desc ? ob.desc().nullsLast() : ob.asc().nullsFirst()));
   }
   // A stable tie-break so that pages never repeat or skip rows.
   rowsQb = rowsQb.orderBy(sql.ref(spec.idColumn), 'asc').limit(params.limit).offset(params.offset);

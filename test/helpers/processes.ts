@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testDatabaseEnv } from './testStore.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const folioBin = path.join(repoRoot, 'bin', 'folio.mjs');
@@ -21,7 +22,8 @@ function childEnv({ dataDir, env = {} }: FolioEnv): NodeJS.ProcessEnv {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FOLIO_')));
   // The sources, as edited, even where a current dist/main would run (bin/folio.mjs): test/build.test.ts
   // tests the compiled app.
-  const merged: NodeJS.ProcessEnv = { ...base, FOLIO_RUN: 'source', FOLIO_PORT: '0', FOLIO_HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir, ...env };
+  // A data folder whose test server runs on PostgreSQL (FOLIO_TEST_DB=postgres) names its database too.
+  const merged: NodeJS.ProcessEnv = { ...base, FOLIO_RUN: 'source', FOLIO_PORT: '0', FOLIO_HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir, ...testDatabaseEnv(dataDir), ...env };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
   return merged;
 }

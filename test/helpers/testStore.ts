@@ -18,3 +18,12 @@ export async function withTestStore(dataDir: string, env: NodeJS.ProcessEnv = {}
   }
   return { ...env, FOLIO_DATABASE_URL: url };
 }
+
+/**
+ * FOLIO_DATABASE_URL of the test database made for `dataDir`, for a `folio` process started beside a test
+ * server on its data folder (test/helpers/processes.ts): the CLI must see the server's database.
+ */
+export function testDatabaseEnv(dataDir: string): Record<string, string> {
+  const url = databases.get(dataDir);
+  return url ? { FOLIO_DATABASE_URL: url } : {};
+}

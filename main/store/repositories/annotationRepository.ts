@@ -114,7 +114,8 @@ export class AnnotationRepository {
       ])
       .where('documents.project_id', '=', projectId)
       .orderBy('documents.id')
-      .orderBy('annotations.start_offset')
+      // Typed annotations (no offsets) first, on PostgreSQL too.
+      .orderBy('annotations.start_offset', (ob) => ob.asc().nullsFirst())
       .orderBy('annotations.id')
       .execute()
       .then(annotations.readAll);

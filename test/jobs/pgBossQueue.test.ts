@@ -187,6 +187,31 @@ describe.skipIf(!postgresAvailable())('PgBossJobQueue (PostgreSQL, pg-boss)', ()
     expect(await messagesOf(store.db, 'long')).toEqual({ completed: 2 });
   });
 
+  it('a live holder keeps its job past the heartbeat interval: the other worker never takes it over', async () => {
+    const { url, store } = await openDatabase();
+    const a = openQueue(url, store, { heartbeatSeconds: 10 });
+    const b = openQueue(url, store, { heartbeatSeconds: 10 });
+    const runners: string[] = [];
+    const handler = (who: string): JobHandler => async ({ job, heartbeat, completeWith }) => {
+      runners.push(who);
+      // Longer than the heartbeat interval, with pg-boss's monitor looking every second.
+      for (let i = 0; i < 15; i++) {
+        await sleep(1_000);
+        await heartbeat();
+      }
+      await completeWith((tx) => recordRun(tx, job.id));
+    };
+    const first = started(a.queue.handle({ long: handler('a') }));
+    await first.start();
+    const job = await a.uow((tx) => a.queue.send(tx, { kind: 'long' }));
+    await until('a to hold the job', () => runners.length === 1);
+    await started(b.queue.handle({ long: handler('b') })).start();
+    await until('the job done', async () => (await a.repos.jobs.findById(job.id))?.state === 'done', 40_000);
+    expect(runners).toEqual(['a']);
+    expect(await a.repos.jobs.findById(job.id)).toMatchObject({ attempts: 1, interruptions: 0, progress: 15 });
+    expect(await runsOf(store.db, job.id)).toBe(1);
+  }, 60_000);
+
   it('a job whose worker process was SIGKILLed in the middle is taken up by another worker and done exactly once', async () => {
     const { url, store } = await openDatabase();
     const { repos, uow, queue } = openQueue(url, store, { heartbeatSeconds: 10 });

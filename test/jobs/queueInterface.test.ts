@@ -1,6 +1,6 @@
 // The JobQueue interface (main/jobs/queue.ts) through its SQLite implementation, the way core.ts and the
 // services use it: send in the caller's transaction (gone with a rollback, once per dedupe key), a
-// worker from handle() that takes only its kinds, settled listeners, and stop.
+// worker from handle() that takes only its kinds, settled and ended listeners, and stop.
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -66,6 +66,9 @@ describe('JobQueue (SQLite)', () => {
     });
     workers.push(worker);
     worker.settled((job, outcome) => ended.push([job.kind, outcome]));
+    // The queue hears the same ends (on SQLite its runners are every worker there is).
+    const heard: [string, JobOutcome][] = [];
+    queue.ended((job, outcome) => heard.push([job.kind, outcome]));
     const elsewhere = await uow(async (tx) => {
       await queue.send(tx, { kind: 'ok', payload: { name: 'a' } });
       await queue.send(tx, { kind: 'broken', maxAttempts: 1 });
@@ -75,6 +78,7 @@ describe('JobQueue (SQLite)', () => {
     await until('both handled kinds to end', () => ended.length === 2);
     expect(seen).toEqual(['a']);
     expect(ended.sort()).toEqual([['broken', 'failed'], ['ok', 'done']]);
+    expect(heard.sort()).toEqual(ended);
     expect((await repos.jobs.findById(elsewhere.id))?.state).toBe('queued');
     expect(await worker.stop()).toBe(true);
   });

@@ -107,7 +107,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     const store = await openStoreFor(config);
     const repos = makeRepos(store.db);
     const uow = unitOfWork(store.db);
-    const blobs = openBlobStore(config);
+    const blobs = await openBlobStore(config);
     // Only the instance that holds the lock owns the temporary files and the blob store's contents;
     // a CLI command beside a running server must not touch its uploads in progress.
     if (lock) {

@@ -5,7 +5,6 @@ import type { Store } from '../store/db.ts';
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { JobQueue } from './queue.ts';
 import { SqliteJobQueue } from './jobQueue.ts';
-import { PgBossJobQueue } from './pgBossQueue.ts';
 import { JOB_KINDS } from './registry.ts';
 
 export interface OpenJobQueueOptions {
@@ -20,6 +19,8 @@ export interface OpenJobQueueOptions {
 export async function openJobQueue({ store, databaseUrl, repos, uow, log }: OpenJobQueueOptions): Promise<JobQueue> {
   if (store.dialect !== 'postgres') return new SqliteJobQueue({ repos, uow, log });
   if (!databaseUrl) throw new Error('The PostgreSQL job queue needs the database URL the store was opened with.');
+  // Loaded only on a team server: pg-boss is not needed by a desktop's start.
+  const { PgBossJobQueue } = await import('./pgBossQueue.ts');
   const queue = new PgBossJobQueue({ url: databaseUrl, repos, uow, log });
   try {
     // pg-boss's schema and a queue per kind; from here on a sync upload hears of job ends from every process.

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import { acquireInstanceLock } from '../instanceLock.ts';
-import { DiskBlobStore } from '../blobs/blobStore.ts';
+import { DiskBlobStore, type BlobStore } from '../blobs/blobStore.ts';
 import { openBlobStore } from '../blobs/openBlobStore.ts';
 import { referencedBlobKeys } from '../blobs/referenced.ts';
 import { migrateUp, openStore } from '../store/db.ts';
@@ -65,9 +65,10 @@ export async function exportToTeam(dataDir: string, team: Pick<Config, 'dataDir'
         throw new ExportRefused(`The team database already holds data (${busy.join(', ')}): export into a new, empty team server (start no Folio process on it before the export).`);
       }
 
-      const files = await copyFiles(new DiskBlobStore(path.join(dataDir, 'blobs')), openBlobStore(team), log);
+      const teamBlobs = await openBlobStore(team);
+      const files = await copyFiles(new DiskBlobStore(path.join(dataDir, 'blobs')), teamBlobs, log);
       log(`files: ${files.copied} copied, ${files.alreadyThere} already there (${(files.bytes / 1e6).toFixed(1)} MB)`);
-      const missing = await missingFiles(makeRepos(source.db), openBlobStore(team));
+      const missing = await missingFiles(makeRepos(source.db), teamBlobs);
       if (missing.length) {
         throw new ExportRefused(`${missing.length} file(s) that documents name are missing from this desktop's blobs folder (first: ${missing[0]}); nothing was written to the team database.`);
       }
@@ -86,7 +87,7 @@ export async function exportToTeam(dataDir: string, team: Pick<Config, 'dataDir'
   }
 }
 
-async function copyFiles(from: DiskBlobStore, to: ReturnType<typeof openBlobStore>, log: (line: string) => void): Promise<ExportReport['files']> {
+async function copyFiles(from: DiskBlobStore, to: BlobStore, log: (line: string) => void): Promise<ExportReport['files']> {
   const keys = await from.keys();
   let copied = 0;
   let alreadyThere = 0;
@@ -107,7 +108,7 @@ async function copyFiles(from: DiskBlobStore, to: ReturnType<typeof openBlobStor
 }
 
 /** The files the rows name that the store does not hold. */
-async function missingFiles(repos: ReturnType<typeof makeRepos>, blobs: ReturnType<typeof openBlobStore>): Promise<string[]> {
+async function missingFiles(repos: ReturnType<typeof makeRepos>, blobs: BlobStore): Promise<string[]> {
   const missing: string[] = [];
   for (const key of await referencedBlobKeys(repos)) if (!(await blobs.exists(key))) missing.push(key);
   return missing;

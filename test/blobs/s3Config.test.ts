@@ -52,12 +52,12 @@ describe('FOLIO_S3_* settings', () => {
 });
 
 describe('openBlobStore', () => {
-  it('opens the disk store under <data>/blobs without S3 settings, and the bucket with them', () => {
+  it('opens the disk store under <data>/blobs without S3 settings, and the bucket with them', async () => {
     const dataDir = tempDir();
-    const disk = openBlobStore(loadConfig({}, { dataDir }));
+    const disk = await openBlobStore(loadConfig({}, { dataDir }));
     expect(disk).toBeInstanceOf(DiskBlobStore);
     expect((disk as DiskBlobStore).root).toBe(path.join(dataDir, 'blobs'));
-    const s3 = openBlobStore(loadConfig(ALL, { dataDir }));
+    const s3 = await openBlobStore(loadConfig(ALL, { dataDir }));
     expect(s3).toBeInstanceOf(S3BlobStore);
     expect((s3 as S3BlobStore).bucket).toBe('folio-blobs');
     expect(s3.tmpDir.startsWith(dataDir)).toBe(true);

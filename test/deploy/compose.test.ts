@@ -75,6 +75,11 @@ describe('compose.yaml and the Dockerfile', () => {
         expect(env[name], name).toBeTruthy();
       }
     }
+    // The roles are commands of the CLI (its usage text lists them).
+    const usage = read('main/cli.ts');
+    expect(usage).toMatch(/^\s+serve --no-workers\s/m);
+    expect(usage).toMatch(/^\s+worker\s/m);
+    expect(dockerfile).toMatch(/CMD \["serve", "--no-workers"\]/);
     expect(dockerfile).toMatch(/tesseract-ocr-osd/);
     expect(dockerfile).toMatch(/FOLIO_RUN=compiled/);
   });

@@ -20,7 +20,7 @@ const FROM = Number(process.env.SPACING_FROM ?? 100);
 
 const squeeze = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 
-interface Pair { pitch: number; gap: number; space: boolean; number: boolean; point: boolean; open: boolean; amp: boolean }
+interface Pair { pitch: number; gap: number; space: boolean; number: boolean; point: boolean; open: boolean; amp: boolean; inside: boolean }
 
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(RECEIPTS_DIR, 'img'))) return console.log('No receipts: nothing to measure.');
@@ -58,6 +58,7 @@ async function main(): Promise<void> {
         point: /^[.,]$/.test(c.text),
         open: c.text === '(' && /[\p{L}.]/u.test(r.chars[j].text),
         amp: c.text === '&' || r.chars[j].text === '&',
+        inside: r.chars[j].text === '(' || c.text === ')',
       })));
     }
   }
@@ -90,7 +91,8 @@ async function main(): Promise<void> {
   const rules = (p: Pair, t: number) => !p.number && !p.point && p.gap > t;
   console.log(`  those at 0.40, and always before "(" after a letter: ${tally((p) => p.open || rules(p, 0.4))}`);
   console.log(`  those at 0.40, and always around "&": ${tally((p) => p.amp || rules(p, 0.4))}`);
-  console.log(`  pairs before "(" after a letter: ${pairs.filter((p) => p.open).length} (${pairs.filter((p) => p.open && p.space).length} spaces); around "&": ${pairs.filter((p) => p.amp).length} (${pairs.filter((p) => p.amp && p.space).length} spaces)`);
+  console.log(`  those at 0.40, before "(" after a letter, never just inside brackets: ${tally((p) => !p.inside && (p.open || rules(p, 0.4)))}`);
+  console.log(`  pairs before "(" after a letter: ${pairs.filter((p) => p.open).length} (${pairs.filter((p) => p.open && p.space).length} spaces); around "&": ${pairs.filter((p) => p.amp).length} (${pairs.filter((p) => p.amp && p.space).length} spaces); just inside brackets: ${pairs.filter((p) => p.inside).length} (${pairs.filter((p) => p.inside && p.space).length} spaces)`);
   for (let t = 0.5; t <= 1.0001; t += 0.1) console.log(`  centre distance > ${t.toFixed(1)} line heights: ${tally((p) => p.pitch > t)}`);
   console.log(`  the model's own spaces only: ${tally(() => false)}`);
 }

@@ -13,7 +13,7 @@ import { OcrPool, type OcrPageResult } from '../../main/pipeline/ocr/ocrPool.ts'
 import { ctcGreedy, insideNumber, spaceBreaks } from '../../main/pipeline/ocr/paddle/ctc.ts';
 import { dbBoxes } from '../../main/pipeline/ocr/paddle/dbPostprocess.ts';
 import { minAreaRect } from '../../main/pipeline/ocr/paddle/geometry.ts';
-import { digitWord, halfWidth } from '../../main/pipeline/ocr/paddle/reader.ts';
+import { digitWord, halfWidth, letterWord } from '../../main/pipeline/ocr/paddle/reader.ts';
 import { hybridEngine, paddleEngine } from '../../main/pipeline/ocr/paddleEngine.ts';
 import { wasmEngine } from '../../main/pipeline/ocr/wasmEngine.ts';
 import { nativeEngine } from '../../main/pipeline/ocr/nativeEngine.ts';
@@ -191,6 +191,22 @@ describe('the pieces', () => {
     expect(spaceBreaks(chars, { line: 30, letters: 20 }, ink, { pitch: 10, inkGap: 0.4 })).toEqual([false, false, false, false, true, false]);
   });
 
+  it('a bracket opened after a word starts a new word, whatever the ink says', () => {
+    // "Y(M)" drawn tight: no gap before the bracket.
+    const ink = new Uint8Array(60);
+    const xs = [0, 8, 16, 24];
+    for (const x of xs) ink.fill(1, x, x + 8);
+    const chars = xs.map((x, i) => ({ text: 'Y(M)'[i], center: x + 4, prob: 1 }));
+    expect(spaceBreaks(chars, { line: 30, letters: 20 }, ink, { pitch: 10, inkGap: 0.4 })).toEqual([false, true, false, false]);
+    // No break just inside the brackets, however wide the gap: "( M )" drawn loose is still "(M)".
+    const loose = new Uint8Array(120);
+    const at = [0, 30, 60, 90];
+    for (const x of at) loose.fill(1, x, x + 8);
+    expect(spaceBreaks(at.map((x, i) => ({ text: 'Y(M)'[i], center: x + 4, prob: 1 })), { line: 30, letters: 20 }, loose, { pitch: 10, inkGap: 0.4 })).toEqual([false, true, false, false]);
+    // Not after a digit or inside a number's bracket: "2(3)" keeps together.
+    expect(spaceBreaks(chars.map((c, i) => ({ ...c, text: '2(3)'[i] })), { line: 30, letters: 20 }, ink, { pitch: 10, inkGap: 0.4 })).toEqual([false, false, false, false]);
+  });
+
   it('full-width brackets, colons and digits read from a Latin receipt become ASCII', () => {
     expect([...'（Ｍ）：１'].map(halfWidth).join('')).toBe('(M):1');
     expect(halfWidth('店')).toBe('店');
@@ -200,5 +216,8 @@ describe('the pieces', () => {
   it('a zero read as the letter o inside a number is a zero again, words keep their o', () => {
     for (const w of ['0o781', '1o.50', '2O/03/2019', '1o:42']) expect(digitWord(w), w).toBe(true);
     for (const w of ['no', 'Too', 'o1', 'No.2', 'total']) expect(digitWord(w), w).toBe(false);
+    // And the other way: a zero among letters is the letter O.
+    for (const w of ['INV0ICE', 'C0.', 'N0', 'AE0N', 'L0T']) expect(letterWord(w), w).toBe(true);
+    for (const w of ['10', 'A10', 'IJ0K1', 'RM50.00', 'ON']) expect(letterWord(w), w).toBe(false);
   });
 });

@@ -114,10 +114,16 @@ function stopOnSignal(stop: () => Promise<void>): Promise<void> {
   });
 }
 
-/** The process roles of a team server: on SQLite, one process (`folio serve`) owns the data folder. */
+/**
+ * The process roles of a team server: on SQLite, one process (`folio serve`) owns the data folder. Split
+ * processes have data folders of their own, so the files must be in the shared bucket for both sides to read.
+ */
 function teamServerOnly(config: Config, command: string, instead: string): void {
   if (!config.databaseUrl) {
     throw new ConfigError(`folio ${command} is a process of a team server, which shares a PostgreSQL database (FOLIO_DATABASE_URL is not set). With the data folder's SQLite, ${instead}.`);
+  }
+  if (!config.s3) {
+    throw new ConfigError(`folio ${command} shares the files with the team server's other processes through object storage, which is not set (FOLIO_S3_ENDPOINT and the other FOLIO_S3_* settings): each process's data folder is its own, so a worker could not read what the API stored.`);
   }
 }
 

@@ -9,6 +9,12 @@ export interface WorkerProcess {
   pid: number;
   /** SIGTERM (a clean shutdown: the job in hand finishes or goes back to the queue) and waits for the exit. */
   stop(): Promise<void>;
+  /** SIGKILL (the process dies at once, its jobs in hand with it) and waits for the exit. */
+  kill(): Promise<void>;
+  /** Still running. */
+  alive(): boolean;
+  /** What it printed so far, stdout and stderr. */
+  output(): string;
 }
 
 const START_TIMEOUT_MS = 60_000;
@@ -36,13 +42,12 @@ export function startWorker(dataDir: string, env: Record<string, string>): Promi
       out += d;
       if (!/Folio worker is running/.test(out)) return;
       clearTimeout(timer);
-      resolve({
-        pid: child.pid!,
-        async stop() {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-          await exited;
-        },
-      });
+      const alive = () => child.exitCode === null && child.signalCode === null;
+      const signal = async (name: NodeJS.Signals) => {
+        if (alive()) child.kill(name);
+        await exited;
+      };
+      resolve({ pid: child.pid!, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL'), alive, output: () => out });
     });
   });
 }

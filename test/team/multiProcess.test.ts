@@ -5,15 +5,14 @@
 // through the database); one worker SIGKILLed in the middle of a scan's OCR. Every document must end done
 // exactly once: one completion callback each, its pages stored once, its jobs done (the killed one taken up
 // by the other worker, its interrupted start given back), and neither jobs nor pg-boss messages left over.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, postgresAvailable } from '../helpers/postgres.ts';
-import { killAllFolios, repoRoot, startFolio } from '../helpers/processes.ts';
+import { killAllFolios, startFolio } from '../helpers/processes.ts';
+import { startWorker, type WorkerProcess } from '../helpers/folioWorker.ts';
 import { startS3rver, type TestS3 } from '../helpers/s3rver.ts';
 import { startReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.ts';
 import { Client, tempDir } from '../helpers/testServer.ts';
@@ -68,42 +67,13 @@ async function workload(): Promise<Upload[]> {
   return out;
 }
 
-/** A `folio worker` process: it has no URL to print, so it is ready at its start-up line. */
-interface WorkerProcess {
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<unknown>;
-}
 const workers: WorkerProcess[] = [];
-
-async function startWorker(dataDir: string, env: Record<string, string>): Promise<WorkerProcess> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FOLIO_')));
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'folio.mjs'), 'worker'], {
-    cwd: repoRoot,
-    env: { ...base, FOLIO_RUN: 'source', FOLIO_DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise((resolve) => child.once('close', resolve));
-  const worker = { child, output: () => out, exited };
-  workers.push(worker);
-  const deadline = Date.now() + 60_000;
-  while (!out.includes('Folio worker is running')) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`folio worker exited before it ran:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`folio worker did not start within 60 s:\n${out}`);
-    await sleep(50);
-  }
-  return worker;
-}
 
 let s3: TestS3 | undefined;
 let receiver: CallbackReceiver | undefined;
 let db: pg.Client | undefined;
 afterAll(async () => {
-  for (const w of workers) w.child.kill('SIGKILL');
-  await Promise.all(workers.map((w) => w.exited));
+  await Promise.all(workers.map((w) => w.kill()));
   await killAllFolios();
   await db?.end();
   await receiver?.close();
@@ -122,6 +92,7 @@ describe.skipIf(!postgresAvailable())('team server: one API process and two work
     const api = await startFolio({ dataDir: tempDir('folio-team-api-'), env, args: ['serve', '--no-workers'] });
     expect(api.stdout()).toContain('API only');
     const [first, second] = await Promise.all([startWorker(tempDir('folio-team-w1-'), env), startWorker(tempDir('folio-team-w2-'), env)]);
+    workers.push(first, second);
     db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
 
@@ -147,10 +118,9 @@ describe.skipIf(!postgresAvailable())('team server: one API process and two work
       }
     })();
     const pid = Number(victim.locked_by.split(':').at(-2));
-    const killed = [first, second].find((w) => w.child.pid === pid);
+    const killed = [first, second].find((w) => w.pid === pid);
     expect(killed, `the holder ${victim.locked_by} is one of the two workers`).toBeDefined();
-    killed!.child.kill('SIGKILL');
-    await killed!.exited;
+    await killed!.kill();
     const survivor = killed === first ? second : first;
 
     const answered = await Promise.all(responses);
@@ -186,6 +156,6 @@ describe.skipIf(!postgresAvailable())('team server: one API process and two work
     // pg-boss holds nothing more to do.
     const messages = await db.query<{ state: string; n: number }>(`select state, count(*)::int as n from pgboss.job group by state`);
     expect(messages.rows.filter((m) => m.state !== 'completed')).toEqual([]);
-    expect(survivor.child.exitCode).toBeNull();
+    expect(survivor.alive()).toBe(true);
   }, 360_000);
 });

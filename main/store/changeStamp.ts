@@ -1,7 +1,7 @@
 // The store's change stamp: how the response cache (main/http/responseCache.ts) knows that nothing at all
 // changed since it built an answer, so that it may serve that answer again. SQLite gives it for free
-// (`pragma data_version` with total_changes(), store/db.ts); the team server's PostgreSQL store must keep
-// the same contract.
+// (`pragma data_version` with total_changes(), store/db.ts); the team server's PostgreSQL store keeps the
+// same contract with its transaction snapshot (pgStore.ts, pgChangeStamp: why not a trigger-bumped counter).
 //
 // THE CONTRACT:
 // - Never stale: two equal stamps mean that no write committed between the two reads, by this process or

@@ -5,7 +5,7 @@
 // the domain's; processes starting together migrating once.
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
-import { appliedMigrations, migrateDownOne, migrateUp } from '../../main/store/db.ts';
+import { appliedMigrations, integrityCheck, migrateDownOne, migrateUp } from '../../main/store/db.ts';
 import { migrations } from '../../main/store/migrations/index.ts';
 import { migratePgStore, openPgStore, type PgStore } from '../../main/store/pgStore.ts';
 import { makeRepos, unitOfWork } from '../../main/store/repositories/index.ts';
@@ -165,6 +165,8 @@ describe.skipIf(!postgresAvailable() && !process.env.CI)('PostgreSQL store', () 
     const other = await store.db.selectFrom('no_such_table' as never).selectAll().execute().catch((e: unknown) => e);
     expect(other).toMatchObject({ code: '42P01' });
     expect(other).not.toBeInstanceOf(IntegrityViolation);
+    // SQLite's file check has no PostgreSQL equivalent a query can run: it refuses rather than answer 'ok'.
+    await expect(integrityCheck(store.db)).rejects.toThrow(/pg_amcheck/);
   });
 
   it('searches document text by word prefixes without case or diacritics, and user input is never tsquery syntax', async () => {

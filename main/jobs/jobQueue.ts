@@ -22,6 +22,7 @@ import {
   type WorkerOptions,
 } from './queue.ts';
 import { DEFAULT_BACKOFF, executeJob, resumeAbandoned, rowLedger, tellListeners, type BackoffOptions, type Holder } from './runJob.ts';
+import { endedWithin, Rounds } from './rounds.ts';
 
 export { backoffDelay, DEFAULT_BACKOFF, JobLostError, MAX_EARLY_INTERRUPTIONS, MAX_INTERRUPTIONS, type BackoffOptions } from './runJob.ts';
 
@@ -90,8 +91,8 @@ export class JobRunner<R extends JobRepos = Repos> implements JobWorker {
   private readonly listeners: ((job: JobRow, outcome: JobOutcome) => void)[] = [];
   private readonly stopping = new AbortController();
   private phase: 'new' | 'started' | 'stopped' = 'new';
-  private pumping: Promise<void> | undefined;
-  private pumpAgain = false;
+  /** Claim rounds (pump), one at a time. */
+  private readonly rounds = new Rounds(() => this.pump(), () => this.phase === 'started');
   private timer: NodeJS.Timeout | undefined;
   private readonly onEnqueued = (kind: string) => {
     if (Object.hasOwn(this.opts.handlers, kind)) this.wake();
@@ -134,16 +135,10 @@ export class JobRunner<R extends JobRepos = Repos> implements JobWorker {
     enqueued.off('job', this.onEnqueued);
     clearTimeout(this.timer);
     this.stopping.abort(new Error('The job runner is stopping.'));
-    await this.pumping;
-    const all = Promise.allSettled(this.running.values()).then(() => {
-      liveOwners.delete(this.owner);
-      return true;
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    const drained = await Promise.race([all, timeout]);
-    clearTimeout(timer);
-    return drained;
+    await this.rounds.idle();
+    // The owner is forgotten once its jobs have ended, even after the time given here ran out.
+    void Promise.allSettled(this.running.values()).then(() => liveOwners.delete(this.owner));
+    return endedWithin(this.running.values(), timeoutMs);
   }
 
   settled(listener: (job: JobRow, outcome: JobOutcome) => void): void {
@@ -152,18 +147,7 @@ export class JobRunner<R extends JobRepos = Repos> implements JobWorker {
 
   /** Starts a claim round now, or right after the one in progress. */
   private wake(): void {
-    if (this.phase !== 'started') return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = this.pump().finally(() => {
-      this.pumping = undefined;
-      if (this.pumpAgain) {
-        this.pumpAgain = false;
-        this.wake();
-      }
-    });
+    this.rounds.wake();
   }
 
   private async pump(): Promise<void> {

@@ -24,6 +24,7 @@ import type { Db } from '../store/db.ts';
 import type { JobRow } from '../store/schema.ts';
 import type { EndedJob, JobHandler, JobOutcome, JobQueue, JobRepos, JobRequest, JobWorker, UnitOfWorkOf, WorkerOptions } from './queue.ts';
 import { DEFAULT_BACKOFF, executeJob, resumeAbandoned, rowLedger, tellListeners, type BackoffOptions, type Holder, type JobLedger } from './runJob.ts';
+import { endedWithin, Rounds } from './rounds.ts';
 
 const DEFAULT_MAX_ATTEMPTS = 5;
 /** NOTIFY channels: a job was sent (payload: its kind), a job ended (payload: EndedNotice as JSON). */
@@ -221,8 +222,8 @@ export class PgBossWorker<R extends JobRepos = Repos> implements JobWorker {
   private readonly listeners: ((job: JobRow, outcome: JobOutcome) => void)[] = [];
   private readonly stopping = new AbortController();
   private phase: 'new' | 'started' | 'stopped' = 'new';
-  private pumping: Promise<void> | undefined;
-  private pumpAgain = false;
+  /** Fetch rounds (pump), one at a time. */
+  private readonly rounds = new Rounds(() => this.pump(), () => this.phase === 'started');
   private timer: NodeJS.Timeout | undefined;
   /** Where the next round of fetches begins, so that no kind waits behind another for ever. */
   private nextKind = 0;
@@ -256,12 +257,8 @@ export class PgBossWorker<R extends JobRepos = Repos> implements JobWorker {
     this.unsubscribe?.();
     clearTimeout(this.timer);
     this.stopping.abort(new Error('The worker is stopping.'));
-    await this.pumping;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    const drained = await Promise.race([Promise.allSettled(this.running.values()).then(() => true), timeout]);
-    clearTimeout(timer);
-    return drained;
+    await this.rounds.idle();
+    return endedWithin(this.running.values(), timeoutMs);
   }
 
   settled(listener: (job: JobRow, outcome: JobOutcome) => void): void {
@@ -269,18 +266,7 @@ export class PgBossWorker<R extends JobRepos = Repos> implements JobWorker {
   }
 
   private wake(): void {
-    if (this.phase !== 'started') return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = this.pump().finally(() => {
-      this.pumping = undefined;
-      if (this.pumpAgain) {
-        this.pumpAgain = false;
-        this.wake();
-      }
-    });
+    this.rounds.wake();
   }
 
   /** Fetches while a slot is free, one message at a time, going round the kinds. */

@@ -117,14 +117,15 @@ describe('AnnotationService: review', () => {
     const missing = (await f.services.annotations.createMissing(owner, [{ document: p.doc.id, label: t.labels.total, label_set: t.category }], false))[0];
     await f.services.documents.patch(owner, p.doc.id, { is_reviewed: true });
     const a = f.services.annotations;
+    // One call at a time: a call started before its refusal is awaited would reject unhandled meanwhile.
     for (const call of [
-      a.patch(owner, date.id, { revised: true }),
-      a.remove(owner, date.id),
-      annotate(p.doc.id, t.labels.item, [p.box('Pen')], { label_set: t.items }),
-      a.bulkReview(owner, p.doc.id, { ids: [date.id], is_correct: true }),
-      a.removeMissing(owner, missing.id),
+      () => a.patch(owner, date.id, { revised: true }),
+      () => a.remove(owner, date.id),
+      () => annotate(p.doc.id, t.labels.item, [p.box('Pen')], { label_set: t.items }),
+      () => a.bulkReview(owner, p.doc.id, { ids: [date.id], is_correct: true }),
+      () => a.removeMissing(owner, missing.id),
     ]) {
-      expect((await refused(call, PermissionError)).message).toBe(`Document ${p.doc.id} is reviewed and its annotations are locked: set is_reviewed to false first.`);
+      expect((await refused(call(), PermissionError)).message).toBe(`Document ${p.doc.id} is reviewed and its annotations are locked: set is_reviewed to false first.`);
     }
     await f.services.documents.patch(owner, p.doc.id, { is_reviewed: false });
     await a.remove(owner, date.id);

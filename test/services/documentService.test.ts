@@ -38,8 +38,9 @@ describe('DocumentService', () => {
     const doc = await f.upload(owner, { project: t.project });
     const d = f.services.documents;
     expect((await d.get(member, doc.id)).id).toBe(doc.id);
-    for (const call of [d.get(stranger, doc.id), d.detail(stranger, doc.id), d.patch(stranger, doc.id, { is_public: true }), d.remove(stranger, doc.id), d.originalFile(stranger, doc.id)]) {
-      expect((await refused(call, NotFoundError)).message).toBe('Document not found.');
+    // One call at a time: a call started before its refusal is awaited would reject unhandled meanwhile.
+    for (const call of [() => d.get(stranger, doc.id), () => d.detail(stranger, doc.id), () => d.patch(stranger, doc.id, { is_public: true }), () => d.remove(stranger, doc.id), () => d.originalFile(stranger, doc.id)]) {
+      expect((await refused(call(), NotFoundError)).message).toBe('Document not found.');
     }
     expect((await d.list(stranger, listParams())).items.map((x) => x.id)).not.toContain(doc.id);
     expect((await refused(f.upload(stranger, { project: t.project }), ValidationError)).fields).toEqual({ project: [`Invalid pk "${t.project}" - object does not exist.`] });

@@ -43,17 +43,18 @@ describe('ProjectService', () => {
 
   it('lets only owners and administrators change settings, members and roles, or delete; a member learns who may', async () => {
     const p = f.services.projects;
+    // Made one at a time: a call started before its refusal is awaited would reject unhandled meanwhile.
     const attempts = (u: UserRow) => [
-      p.update(u, project.id, { name: 'Taken over' }),
-      p.addMember(u, project.id, stranger.email),
-      p.setRole(u, project.id, owner.id, 'member'),
-      p.removeMember(u, project.id, owner.id),
-      p.remove(u, project.id),
+      () => p.update(u, project.id, { name: 'Taken over' }),
+      () => p.addMember(u, project.id, stranger.email),
+      () => p.setRole(u, project.id, owner.id, 'member'),
+      () => p.removeMember(u, project.id, owner.id),
+      () => p.remove(u, project.id),
     ];
     for (const call of attempts(member)) {
-      expect((await refused(call, PermissionError)).message).toMatch(/^Only an owner of this project or an administrator can .+; you are a member\.$/);
+      expect((await refused(call(), PermissionError)).message).toMatch(/^Only an owner of this project or an administrator can .+; you are a member\.$/);
     }
-    for (const call of attempts(stranger)) await refused(call, NotFoundError);
+    for (const call of attempts(stranger)) await refused(call(), NotFoundError);
     expect((await p.access(owner, project.id)).project.name).toBe(`Roles ${n}`);
     expect(await roles()).toEqual([['owner@projects.test', 'owner'], ['member@projects.test', 'member']]);
 
@@ -70,10 +71,10 @@ describe('ProjectService', () => {
 
   it('keeps at least one owner: the last owner can be neither removed nor demoted, by the administrator either', async () => {
     for (const call of [
-      f.services.projects.removeMember(owner, project.id, owner.id),
-      f.services.projects.setRole(f.admin, project.id, owner.id, 'member'),
+      () => f.services.projects.removeMember(owner, project.id, owner.id),
+      () => f.services.projects.setRole(f.admin, project.id, owner.id, 'member'),
     ]) {
-      expect(Object.values((await refused(call, ValidationError)).fields).flat()).toEqual([
+      expect(Object.values((await refused(call(), ValidationError)).fields).flat()).toEqual([
         'A project keeps at least one owner: make another member an owner first, or delete the project.',
       ]);
     }

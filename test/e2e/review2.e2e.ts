@@ -101,14 +101,16 @@ test('panel width stays and is remembered; drawer at 800 px; keys 1-9, A, F; a s
   expect(await current.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
   await snapshot(page, info, 'review2-search-hit-labelled');
 
-  // The panel did not change its width (nor the page its zoom) through these actions.
-  expect(await layout(page)).toEqual(resized);
+  // The panel did not change its width (nor the page its zoom) through these actions. Polled: the viewer
+  // fits the page again when its scroll bar comes or goes as the panel re-renders (a CI run measured the
+  // page 20 px narrower mid-way), and what must hold is where it settles.
+  await expect.poll(() => layout(page)).toEqual(resized);
 
   // A: accept all; the panel keeps its width.
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.keyboard.press('a');
   await expect.poll(async () => (await annotations(server, doc.id)).filter((a) => a.review_state === 'Feedback required').length).toBe(0);
-  expect(await layout(page)).toEqual(resized);
+  await expect.poll(() => layout(page)).toEqual(resized);
 
   await page.reload();
   await expect(panel.getByRole('heading', { name: 'Invoice' })).toBeVisible();

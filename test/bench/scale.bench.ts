@@ -20,6 +20,7 @@ import { createTestDatabase, postgresAvailable, testClusterUrl } from '../helper
 import { startWorker } from '../helpers/folioWorker.ts';
 import { startFolio } from '../helpers/processes.ts';
 import { startS3rver } from '../helpers/s3rver.ts';
+import { cpuDelta, cpuSeconds, machineBusySeconds, parentPid } from '../helpers/processCpu.ts';
 import { annotatedDocument, BENCH_ADMIN, percentile, sequentialGets, signIn, waitUntilProcessed, type BenchClient } from '../helpers/benchClient.ts';
 
 const PAGES = Number(process.env.BENCH_SCALE_PAGES ?? 40);
@@ -77,6 +78,33 @@ interface Run {
   seconds: number;
   /** Team runs: how many distinct worker processes were seen holding a job during the timed workload. */
   workersSeen?: number;
+  /** Team runs on Linux: CPU seconds each part used during the timed workload (see cpuGroups). */
+  cpu?: Record<string, number>;
+  /** CPU seconds the whole machine was busy during the timed workload (other programs included). */
+  machineBusy?: number;
+}
+
+/** The PostgreSQL server's main process (the parent of this connection's backend). */
+async function postmasterPid(databaseUrl: string): Promise<number | null> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return parentPid((await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid);
+  } finally {
+    await client.end();
+  }
+}
+
+const OCR_PART = 'OCR (tesseract processes)';
+const WORKER_PART = 'worker processes (Node: rendering, storage, queue)';
+
+/** Where the team run's CPU goes: the workers' tesseract children apart from the rest of the workers. */
+function cpuGroups(api: number, workers: number[], s3rver: number, postmaster: number | null) {
+  const groups: Record<string, number[]> = { [WORKER_PART]: workers, 'API process': [api], PostgreSQL: postmaster ? [postmaster] : [], s3rver: [s3rver] };
+  return () => {
+    const perProcess = cpuSeconds(groups, { group: WORKER_PART, part: OCR_PART, comm: 'tesseract' });
+    return perProcess && { ...perProcess, 'bench client (this process)': process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6 };
+  };
 }
 
 /**
@@ -122,19 +150,35 @@ async function teamRun(dir: string, workers: number, warm: Scan[], workload: Sca
     // The API first: it migrates the database and makes the administrator; the workers find both.
     const api = await startFolio({ dataDir: path.join(dir, `team-${workers}-api`), env, args: ['serve', '--no-workers'] });
     processes.push(api);
-    for (let i = 0; i < workers; i++) processes.push(await startWorker(path.join(dir, `team-${workers}-worker-${i}`), env));
+    const workerPids: number[] = [];
+    for (let i = 0; i < workers; i++) {
+      const worker = await startWorker(path.join(dir, `team-${workers}-worker-${i}`), env);
+      processes.push(worker);
+      workerPids.push(worker.pid);
+    }
+    const cpuNow = cpuGroups(api.child.pid!, workerPids, s3.pid, await postmasterPid(databaseUrl));
     const c = await signIn(api.url);
     const project = await scanProject(c);
     await waitUntilProcessed(c, project, await Promise.all(warm.slice(0, workers).map((p) => c.upload(project, p.name, p.pdf))));
     const holders = sampleJobHolders(databaseUrl);
     let seconds: number;
     let workersSeen: number;
+    const cpuBefore = cpuNow();
+    const busyBefore = machineBusySeconds();
     try {
       seconds = await timedWorkload(c, project, workload);
     } finally {
       workersSeen = await holders.stop();
     }
-    return { name: `team: serve --no-workers + ${workers} folio worker${workers > 1 ? 's' : ''}, 1 OCR thread each`, seconds, workersSeen };
+    const cpuAfter = cpuNow();
+    const busyAfter = machineBusySeconds();
+    return {
+      name: `team: serve --no-workers + ${workers} folio worker${workers > 1 ? 's' : ''}, 1 OCR thread each`,
+      seconds,
+      workersSeen,
+      cpu: cpuBefore && cpuAfter ? cpuDelta(cpuBefore, cpuAfter) : undefined,
+      machineBusy: busyBefore !== null && busyAfter !== null ? busyAfter - busyBefore : undefined,
+    };
   } finally {
     await Promise.all(processes.map((p) => p.stop()));
     await s3.stop();
@@ -197,6 +241,29 @@ const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(', ');
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const perMinute = (r: Run) => (PAGES / r.seconds) * 60;
 
+/**
+ * Where the cores went in each team run, in CPU seconds per page, and what that allows: with one worker the
+ * single OCR thread is the critical path, so the run cannot be shorter than its OCR time; with two workers
+ * on `cores` cores it cannot be shorter than all the CPU the work needs over `cores`. So the best ratio the
+ * machine allows is the 1-worker wall time over (its CPU seconds / cores).
+ */
+function printCpu(runs: Run[], cores: number) {
+  if (!runs.every((r) => r.cpu)) return;
+  const parts = Object.keys(runs[0].cpu!);
+  console.log(`\nCPU seconds per page during the timed workload (Linux /proc: each process tree's own and reaped children's time)`);
+  console.log('part'.padEnd(52), ...runs.map((r) => `${r.name.includes('+ 1 ') ? '1 worker' : '2 workers'}`.padStart(10)));
+  const total = (r: Run) => Object.values(r.cpu!).reduce((s, v) => s + v, 0);
+  for (const p of parts) console.log(p.padEnd(52), ...runs.map((r) => (r.cpu![p] / PAGES).toFixed(3).padStart(10)));
+  console.log('all of the above'.padEnd(52), ...runs.map((r) => (total(r) / PAGES).toFixed(3).padStart(10)));
+  console.log('machine busy (every program)'.padEnd(52), ...runs.map((r) => (r.machineBusy === undefined ? '-' : (r.machineBusy / PAGES).toFixed(3)).padStart(10)));
+  console.log('average busy cores (all of the above / wall time)'.padEnd(52), ...runs.map((r) => (total(r) / r.seconds).toFixed(2).padStart(10)));
+  const [one] = runs;
+  const ocrShare = one.cpu![OCR_PART] / total(one);
+  const bound = one.seconds / (total(one) / cores);
+  console.log(`OCR is ${(ocrShare * 100).toFixed(0)} % of the 1-worker run's CPU; the rest (rendering, storage, API, PostgreSQL, s3rver) shares the same ${cores} cores.`);
+  console.log(`Best ratio ${cores} cores allow for this work: 1-worker wall ${one.seconds.toFixed(1)} s over its CPU ${total(one).toFixed(1)} s / ${cores} cores = ${bound.toFixed(2)}x.`);
+}
+
 async function main() {
   if (!postgresAvailable()) throw new Error('bench:scale needs PostgreSQL (initdb and pg_ctl): apt-get install postgresql');
   const cores = os.availableParallelism();
@@ -244,6 +311,7 @@ async function main() {
     const ratio = perMinute(two) / perMinute(one);
     console.log(`Worker processes seen holding a job during the timed workload: ${one.workersSeen} of 1, ${two.workersSeen} of 2.`);
     console.log(`Ratio, 2 workers over 1: ${ratio.toFixed(2)}x (aim at least ${RATIO_AIM}x on 2 cores: ${verdict(ratio >= RATIO_AIM)}).`);
+    printCpu([one, two], cores);
 
     console.log(`\nDocument detail: one processed page with ${ANNOTATIONS} annotations, ${GETS} sequential GETs each way, one folio serve per store, same documents and loop`);
     console.log('store'.padEnd(12), 'answer'.padEnd(34), 'p50 ms'.padStart(8), 'p95 ms'.padStart(8), '  reference');

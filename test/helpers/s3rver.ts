@@ -13,6 +13,8 @@ import { DeleteObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/cl
 export interface TestS3 {
   endpoint: string;
   bucket: string;
+  /** The server process (benchmarks count its CPU time). */
+  pid: number;
   /** FOLIO_S3_ENDPOINT, _BUCKET, _REGION, _ACCESS_KEY_ID, _SECRET_ACCESS_KEY for this server. */
   env: Record<string, string>;
   client: S3Client;
@@ -52,6 +54,7 @@ export async function startS3rver(bucket = 'folio-test'): Promise<TestS3> {
   return {
     endpoint,
     bucket,
+    pid: child.pid!,
     env: { FOLIO_S3_ENDPOINT: endpoint, FOLIO_S3_BUCKET: bucket, FOLIO_S3_REGION: region, FOLIO_S3_ACCESS_KEY_ID: KEY, FOLIO_S3_SECRET_ACCESS_KEY: KEY },
     client,
     objects,

@@ -16,49 +16,35 @@
 // BENCH_RECEIPTS_OUT=file.json writes the figures; BENCH_RECEIPTS_BASELINE=file.json prints them beside
 // another run's (the model before issue 10, run on the same split).
 import fs from 'node:fs';
-import { normalize } from '../../main/domain/normalization.ts';
 import { startFolio } from '../helpers/processes.ts';
 import { Client, tempDir } from '../helpers/testServer.ts';
 import { trainExtractionAi } from '../helpers/payslipExtraction.ts';
 import {
   findValueRanges,
+  printReceiptFigures,
   readOcr,
   readReceiptKey,
+  RECEIPT_DATA_TYPES,
   RECEIPT_FIELDS,
   receiptSplit,
-  sameReceiptValue,
+  ReceiptTally,
   spansOf,
   uploadReceipt,
-  type ReceiptField,
+  type ReceiptFigures,
 } from '../helpers/receipts.ts';
 
 const ADMIN = { email: 'bench@folio.local', password: 'bench-password' };
 const TRAIN = Number(process.env.BENCH_RECEIPTS_TRAIN ?? 80);
 const TEST = Number(process.env.BENCH_RECEIPTS_TEST ?? 60);
 const AIM = { found: 0.9, f1: 0.8 };
-const DATA_TYPES: Record<ReceiptField, string> = { company: 'Text', date: 'Date', address: 'Text', total: 'Number' };
 const CONCURRENCY = 2;
 const RECORD = process.env.BENCH_RECEIPTS_RECORD === '1';
 
-interface FieldFigures {
-  values: number;
-  inOcr: number;
-  right: number;
-  rightInOcr: number;
-  wrong: number;
-  f1: number;
-  f1InOcr: number;
-}
-interface Figures {
-  fields: Record<string, FieldFigures>;
-  found: number;
-  trainingSeconds: number;
+interface Figures extends ReceiptFigures {
   notInOcrTraining: Record<string, number>;
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
-const f1 = (tp: number, fp: number, fn: number) => (tp ? (2 * tp) / (2 * tp + fp + fn) : 0);
-const dateOf = (text: string) => normalize(text, 'Date');
 
 async function mapConcurrently<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -122,7 +108,7 @@ try {
   const category = (await c.post('/api/v3/categories/', { project, name: 'Receipt' })).body.id as number;
   const labels: Record<string, number> = {};
   for (const field of RECEIPT_FIELDS) {
-    const r = await c.post('/api/v3/labels/', { project, name: field, data_type: DATA_TYPES[field], label_sets: [category] });
+    const r = await c.post('/api/v3/labels/', { project, name: field, data_type: RECEIPT_DATA_TYPES[field], label_sets: [category] });
     if (r.status !== 201) throw new Error(`label ${field}: ${r.status} ${r.text}`);
     labels[field] = r.body.id;
   }
@@ -152,31 +138,13 @@ try {
 
   // The test receipts again, unlabelled: Folio OCRs and extracts them on upload with the active AI.
   started = performance.now();
-  const counts = Object.fromEntries(RECEIPT_FIELDS.map((f) => [f, { values: 0, inOcr: 0, right: 0, rightInOcr: 0, wrong: 0 }]));
-  const wrongExamples: string[] = [];
+  const tally = new ReceiptTally();
   await mapConcurrently(split.test, async (n) => {
     const body = await uploadReceipt(c, { project, category }, n);
     const doc = await readOcr(c, body.id);
     const detail = (await c.get(`/api/v3/documents/${body.id}/`)).body;
     const annotations = (detail.annotation_sets as any[]).filter((s) => s.id !== null).flatMap((s) => s.labels.flatMap((l: any) => l.annotations));
-    const key = readReceiptKey(n);
-    for (const field of RECEIPT_FIELDS) {
-      const value = key[field];
-      const found = annotations.filter((a) => a.label.id === labels[field]);
-      const k = counts[field];
-      const ranges = value ? findValueRanges(doc.text, value) : [];
-      const golds = ranges.map((r) => Array.from(doc.text).slice(r.start, r.end).join(''));
-      // Dates compare by what Folio normalized the annotation to (the API's `normalized`).
-      const right = value ? found.filter((a) => sameReceiptValue(field, a.offset_string, value, golds, (t) => (t === a.offset_string && a.normalized !== undefined ? a.normalized : dateOf(t)))) : [];
-      if (value) k.values += 1;
-      if (ranges.length) k.inOcr += 1;
-      if (right.length) {
-        k.right += 1;
-        if (ranges.length) k.rightInOcr += 1;
-      }
-      k.wrong += found.length - Math.min(1, right.length);
-      if (value && ranges.length && !right.length && wrongExamples.length < 12) wrongExamples.push(`receipt ${n} ${field}: key ${JSON.stringify(value)}, found ${JSON.stringify(found.map((a) => a.offset_string))}`);
-    }
+    tally.add(n, doc.text, readReceiptKey(n), (field) => annotations.filter((a) => a.label.id === labels[field]).map((a) => ({ text: a.offset_string, normalized: a.normalized })));
   });
   console.log(`  test receipts uploaded and extracted in ${seconds(performance.now() - started)} s`);
 
@@ -184,26 +152,10 @@ try {
   const baselineFile = process.env.BENCH_RECEIPTS_BASELINE;
   const baseline: Figures | null = baselineFile && fs.existsSync(baselineFile) ? JSON.parse(fs.readFileSync(baselineFile, 'utf8')) : null;
   if (baselineFile && !baseline) console.log(`  (no baseline figures in ${baselineFile})`);
-  const figures: Figures = { fields: {}, found: 0, trainingSeconds: Number(ai.training_seconds), notInOcrTraining };
-  let inOcr = 0;
-  let foundInOcr = 0;
-  for (const field of RECEIPT_FIELDS) {
-    const k = counts[field];
-    figures.fields[field] = { ...k, f1: f1(k.right, k.wrong, k.values - k.right), f1InOcr: f1(k.rightInOcr, k.wrong, k.inOcr - k.rightInOcr) };
-    inOcr += k.inOcr;
-    foundInOcr += k.rightInOcr;
-  }
-  figures.found = inOcr ? foundInOcr / inOcr : 0;
-  const beside = (v: number, b: number | undefined) => `${v.toFixed(3)}${b === undefined ? '' : ` (baseline ${b.toFixed(3)})`}`;
+  const figures: Figures = { ...tally.figures(Number(ai.training_seconds)), notInOcrTraining };
   console.log(`\nper field on ${split.test.length} test receipts:`);
-  console.log(`  ${'field'.padEnd(8)}  in OCR text   found   wrong   F1 (all key values)          F1 (values in the OCR text)`);
-  for (const field of RECEIPT_FIELDS) {
-    const x = figures.fields[field];
-    const b = baseline?.fields[field];
-    console.log(`  ${field.padEnd(8)}  ${`${x.inOcr}/${x.values}`.padStart(11)}   ${String(x.rightInOcr).padStart(5)}   ${String(x.wrong).padStart(5)}   ${beside(x.f1, b?.f1).padEnd(28)} ${beside(x.f1InOcr, b?.f1InOcr)}`);
-  }
-  console.log(`\nfound ${foundInOcr} of the ${inOcr} values in the OCR text: ${beside(figures.found, baseline?.found)}`);
-  for (const line of wrongExamples) console.log(`  ${line}`);
+  printReceiptFigures(figures, baseline);
+  for (const line of tally.misses.slice(0, 12)) console.log(`  ${line}`);
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const f1s = (['company', 'date', 'total'] as const).map((f) => `${f} ${figures.fields[f].f1.toFixed(3)}: ${met(figures.fields[f].f1 >= AIM.f1)}`);
   console.log(`Aim: found >= ${AIM.found} (${figures.found.toFixed(3)}: ${met(figures.found >= AIM.found)}); F1 >= ${AIM.f1} over all key values: ${f1s.join(', ')}; training < 60 s (${figures.trainingSeconds.toFixed(1)} s: ${met(figures.trainingSeconds < 60)}).`);

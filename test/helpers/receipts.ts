@@ -7,6 +7,7 @@ import path from 'node:path';
 import { spansFromChars } from '../../main/domain/geometry.ts';
 import type { CharBox } from '../../main/domain/geometry.ts';
 import type { ExtractionDocument } from '../../main/ai/extraction/types.ts';
+import { normalize } from '../../main/domain/normalization.ts';
 import { repoRoot } from './processes.ts';
 import { upload } from './documentFixtures.ts';
 import type { ApiResponse, Client } from './testServer.ts';
@@ -154,4 +155,89 @@ export function sameReceiptValue(field: ReceiptField, found: string, key: string
   }
   const f = squash(found);
   return f === squash(key) || goldTexts.some((g) => squash(g) === f);
+}
+
+/** A value the AI extracted for a field: its text, and the date Folio normalized it to when known. */
+export interface FoundValue {
+  text: string;
+  normalized?: unknown;
+}
+
+export interface ReceiptFieldFigures {
+  values: number;
+  inOcr: number;
+  right: number;
+  rightInOcr: number;
+  wrong: number;
+  f1: number;
+  f1InOcr: number;
+}
+
+export interface ReceiptFigures {
+  fields: Record<string, ReceiptFieldFigures>;
+  /** Share of the key values in the OCR text that the AI found. */
+  found: number;
+  trainingSeconds: number;
+}
+
+const f1Of = (tp: number, fp: number, fn: number) => (tp ? (2 * tp) / (2 * tp + fp + fn) : 0);
+const dateOf = (text: string) => normalize(text, 'Date');
+
+/** Counts, over test receipts, the key values, those in the OCR text, the right and the wrong values found
+ * (bench:receipts over HTTP and bench:receipts-dev in-process score alike). */
+export class ReceiptTally {
+  private readonly counts = Object.fromEntries(RECEIPT_FIELDS.map((f) => [f, { values: 0, inOcr: 0, right: 0, rightInOcr: 0, wrong: 0 }]));
+  /** The values in the OCR text that were not found, key beside what was. */
+  readonly misses: string[] = [];
+
+  add(n: number, text: string, key: ReceiptKey, found: (field: ReceiptField) => FoundValue[]): void {
+    const cps = Array.from(text);
+    for (const field of RECEIPT_FIELDS) {
+      const value = key[field];
+      const mine = found(field);
+      const k = this.counts[field];
+      const ranges = value ? findValueRanges(text, value) : [];
+      const golds = ranges.map((r) => cps.slice(r.start, r.end).join(''));
+      // Dates compare by what Folio normalized the annotation to, when it says.
+      const right = value ? mine.filter((a) => sameReceiptValue(field, a.text, value, golds, (t) => (t === a.text && a.normalized !== undefined ? a.normalized : dateOf(t)))) : [];
+      if (value) k.values += 1;
+      if (ranges.length) k.inOcr += 1;
+      if (right.length) {
+        k.right += 1;
+        if (ranges.length) k.rightInOcr += 1;
+      }
+      k.wrong += mine.length - Math.min(1, right.length);
+      if (value && ranges.length && !right.length) this.misses.push(`receipt ${n} ${field}: key ${JSON.stringify(value)}, found ${JSON.stringify(mine.map((a) => a.text))}`);
+    }
+  }
+
+  figures(trainingSeconds: number): ReceiptFigures {
+    const figures: ReceiptFigures = { fields: {}, found: 0, trainingSeconds };
+    let inOcr = 0;
+    let foundInOcr = 0;
+    for (const field of RECEIPT_FIELDS) {
+      const k = this.counts[field];
+      figures.fields[field] = { ...k, f1: f1Of(k.right, k.wrong, k.values - k.right), f1InOcr: f1Of(k.rightInOcr, k.wrong, k.inOcr - k.rightInOcr) };
+      inOcr += k.inOcr;
+      foundInOcr += k.rightInOcr;
+    }
+    figures.found = inOcr ? foundInOcr / inOcr : 0;
+    return figures;
+  }
+}
+
+/** The per-field table and the found share, each figure beside a baseline run's when there is one. */
+export function printReceiptFigures(figures: ReceiptFigures, baseline: ReceiptFigures | null): void {
+  const beside = (v: number, b: number | undefined) => `${v.toFixed(3)}${b === undefined ? '' : ` (baseline ${b.toFixed(3)})`}`;
+  console.log(`  ${'field'.padEnd(8)}  in OCR text   found   wrong   F1 (all key values)          F1 (values in the OCR text)`);
+  let inOcr = 0;
+  let found = 0;
+  for (const field of RECEIPT_FIELDS) {
+    const x = figures.fields[field];
+    const b = baseline?.fields[field];
+    inOcr += x.inOcr;
+    found += x.rightInOcr;
+    console.log(`  ${field.padEnd(8)}  ${`${x.inOcr}/${x.values}`.padStart(11)}   ${String(x.rightInOcr).padStart(5)}   ${String(x.wrong).padStart(5)}   ${beside(x.f1, b?.f1).padEnd(28)} ${beside(x.f1InOcr, b?.f1InOcr)}`);
+  }
+  console.log(`  found ${found} of the ${inOcr} values in the OCR text: ${beside(figures.found, baseline?.found)}`);
 }

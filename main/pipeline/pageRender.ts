@@ -1,9 +1,11 @@
 // Rasterizes one PDF page, in a PDF worker thread (pdf.worker.ts): pdf.js paints the page onto an
 // @napi-rs/canvas once, at the largest resolution asked for, and sharp derives and encodes every image
-// from those pixels. The page is released right after, so a worker holds one page's pixels at most.
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
+// from those pixels. A page that is one full-page JPEG (scanPages.ts) is decoded by sharp instead, at its
+// own resolution. The page is released right after, so a worker holds one page's pixels at most.
+import { createCanvas } from '@napi-rs/canvas';
 import { AnnotationMode, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
+import type { ScanPage } from './scanPages.ts';
 
 /** What to make of each page; resolved from the caller's options by render.ts. */
 export interface RenderSettings {
@@ -74,20 +76,18 @@ const STORED_PNG = { compressionLevel: 4, adaptiveFiltering: false } as const;
 const TRANSIENT_PNG = { compressionLevel: 1, adaptiveFiltering: false } as const;
 type PngSettings = typeof STORED_PNG | typeof TRANSIENT_PNG;
 
-export async function renderPage(doc: PDFDocumentProxy, number: number, s: RenderSettings): Promise<RenderedPage> {
+export async function renderPage(doc: PDFDocumentProxy, number: number, s: RenderSettings, scan?: ScanPage): Promise<RenderedPage> {
   const page = await doc.getPage(number);
   try {
     const { width: widthPt, height: heightPt } = page.getViewport({ scale: 1 });
     const targets = renderTargets(widthPt, heightPt, s);
-    const base = targets.paint;
-    const canvas = await paint(page, widthPt, heightPt, base.widthPx, base.heightPx);
+    const pixels = (scan && scan.rotation === page.rotate && (await decodeScan(scan))) || (await paint(page, widthPt, heightPt, targets.paint.widthPx, targets.paint.heightPx));
     try {
-      // A view onto the canvas surface, not a copy: the canvas must outlive every encoder reading it.
-      const rgba = canvas.data();
       const encode = async (target: Target, gray: boolean, png: PngSettings): Promise<RenderedImage> => {
-        let img = sharp(rgba, { raw: { width: base.widthPx, height: base.heightPx, channels: 4 } }).removeAlpha();
-        if (target.widthPx !== base.widthPx || target.heightPx !== base.heightPx) img = img.resize(target.widthPx, target.heightPx, { fit: 'fill' });
-        if (gray) img = img.toColourspace('b-w');
+        let img = sharp(pixels.data, { raw: { width: pixels.widthPx, height: pixels.heightPx, channels: pixels.channels } });
+        if (pixels.channels === 4) img = img.removeAlpha();
+        if (target.widthPx !== pixels.widthPx || target.heightPx !== pixels.heightPx) img = img.resize(target.widthPx, target.heightPx, { fit: 'fill' });
+        img = gray ? img.toColourspace('b-w') : img.toColourspace('srgb');
         const data = await img.png(png).toBuffer();
         return { png: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), ...target };
       };
@@ -98,17 +98,42 @@ export async function renderPage(doc: PDFDocumentProxy, number: number, s: Rende
       ]);
       return { number, widthPt, heightPt, rotation: page.rotate, image, thumbnail, ocr };
     } finally {
-      // The surface is native memory the JS heap does not see: free it now rather than at some later GC.
-      canvas.width = 0;
-      canvas.height = 0;
+      pixels.release();
     }
   } finally {
     page.cleanup();
   }
 }
 
-/** The page painted (rotation applied, white background) onto a canvas of exactly widthPx × heightPx. */
-async function paint(page: PDFPageProxy, widthPt: number, heightPt: number, widthPx: number, heightPx: number): Promise<Canvas> {
+/** A page's pixels, from which every image is resampled and encoded. */
+interface Pixels {
+  data: Uint8Array;
+  widthPx: number;
+  heightPx: number;
+  channels: 1 | 3 | 4;
+  /** Frees native memory at once (a canvas surface the JS heap does not see). */
+  release(): void;
+}
+
+/**
+ * A full-page scan's JPEG decoded by sharp at its own resolution, turned by the page's /Rotate (what pdf.js
+ * would paint, without its JavaScript JPEG decoder). Null when the JPEG is not what the PDF says it is
+ * (size, or components other than gray or RGB): pdf.js paints that page.
+ */
+async function decodeScan(scan: ScanPage): Promise<Pixels | null> {
+  try {
+    const { data, info } = await sharp(scan.jpeg).rotate(scan.rotation).raw().toBuffer({ resolveWithObject: true });
+    const turned = scan.rotation === 90 || scan.rotation === 270;
+    const [w, h] = turned ? [scan.heightPx, scan.widthPx] : [scan.widthPx, scan.heightPx];
+    if (info.width !== w || info.height !== h || (info.channels !== 1 && info.channels !== 3)) return null;
+    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), widthPx: info.width, heightPx: info.height, channels: info.channels, release: () => {} };
+  } catch {
+    return null;
+  }
+}
+
+/** The page painted by pdf.js (rotation applied, white background) onto a canvas of exactly widthPx × heightPx. */
+async function paint(page: PDFPageProxy, widthPt: number, heightPt: number, widthPx: number, heightPx: number): Promise<Pixels> {
   const canvas = createCanvas(widthPx, heightPx);
   // Stretch the unit viewport to the whole-pixel canvas, so each axis maps points to pixels exactly.
   const transform = [widthPx / widthPt, 0, 0, heightPx / heightPt, 0, 0];
@@ -120,5 +145,15 @@ async function paint(page: PDFPageProxy, widthPt: number, heightPt: number, widt
     // Form fields are painted with their values, matching the text layer extractPdfText reads.
     annotationMode: AnnotationMode.ENABLE,
   }).promise;
-  return canvas;
+  return {
+    // A view onto the canvas surface, not a copy: the canvas must outlive every encoder reading it.
+    data: canvas.data(),
+    widthPx,
+    heightPx,
+    channels: 4,
+    release: () => {
+      canvas.width = 0;
+      canvas.height = 0;
+    },
+  };
 }

@@ -7,6 +7,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { lowerThisWorkerThread } from './backgroundPriority.ts';
 import { openPdfjsDocument } from './pdfjsDocument.ts';
 import { renderPage } from './pageRender.ts';
+import { findScanPages, type ScanPage } from './scanPages.ts';
 import { openForText, readPageText } from './pdfTextGeometry.ts';
 import { packPageText } from './packedText.ts';
 import { probePdf, rewritePdf } from './pdfProbe.ts';
@@ -14,7 +15,7 @@ import { PDF_WORKER_ROLE, type OpenAs, type PdfReply, type PdfRequest, type PdfR
 
 /** A worker serves one document at a time (open, pages…, close) and is then reused for the next. */
 function serve(port: MessagePort): void {
-  let doc: { proxy: PDFDocumentProxy; as: OpenAs; destroy: () => Promise<void> } | undefined;
+  let doc: { proxy: PDFDocumentProxy; as: OpenAs; scans: Map<number, ScanPage>; destroy: () => Promise<void> } | undefined;
   const close = async () => {
     const open = doc;
     doc = undefined;
@@ -28,18 +29,20 @@ function serve(port: MessagePort): void {
     switch (req.type) {
       case 'open': {
         await close();
+        // Pages rendered for OCR are mostly scans: find the full-page JPEGs before pdf.js detaches the bytes.
+        const scans = req.as.purpose === 'render' && req.as.settings.ocr ? await findScanPages(req.pdf) : new Map<number, ScanPage>();
         const task = req.as.purpose === 'text' ? openForText(req.pdf) : openPdfjsDocument(req.pdf);
         const proxy = await task.promise.catch(async (err: unknown) => {
           await task.destroy();
           throw err;
         });
-        doc = { proxy, as: req.as, destroy: () => task.destroy() };
+        doc = { proxy, as: req.as, scans, destroy: () => task.destroy() };
         return proxy.numPages;
       }
       case 'render': {
-        const { proxy, as } = opened();
+        const { proxy, as, scans } = opened();
         if (as.purpose !== 'render') throw new Error('the document was opened for its text, not for rendering');
-        return renderPage(proxy, req.number, as.settings);
+        return renderPage(proxy, req.number, as.settings, scans.get(req.number));
       }
       case 'text':
         return packPageText(await readPageText(opened().proxy, req.number));

@@ -1,0 +1,105 @@
+// Full-page JPEG scans are decoded by sharp instead of painted by pdf.js (scanPages.ts, pageRender.ts):
+// which pages qualify, and that the images made that way match what pdf.js paints for the same page.
+import { degrees, PDFDocument, rgb } from 'pdf-lib';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { renderPages, type RenderedPage, type RenderOptions } from '../../main/pipeline/render.ts';
+import { findScanPages, soleImagePlacement } from '../../main/pipeline/scanPages.ts';
+import { decodeImage, meanDifference } from '../fixtures/pixels.ts';
+
+const LETTER: [number, number] = [612, 792];
+
+/** A 150 dpi scan of a letter page: dark text lines and a box on off-white paper, as JPEG. */
+async function scanJpeg(colour: 'gray' | 'rgb' | 'cmyk' = 'gray'): Promise<Buffer> {
+  const [w, h] = [1275, 1650];
+  const lines = Array.from({ length: 12 }, (_, i) => `<text x="120" y="${200 + i * 100}" font-family="DejaVu Sans" font-size="48" fill="#111">Line ${i + 1}: TOTAL 12.${i}0 RM</text>`).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="100%" height="100%" fill="#f4f1ea"/><rect x="900" y="1400" width="250" height="120" fill="#2040a0"/>${lines}</svg>`;
+  let img = sharp(Buffer.from(svg));
+  img = colour === 'gray' ? img.toColourspace('b-w') : colour === 'cmyk' ? img.toColourspace('cmyk') : img;
+  return img.jpeg({ quality: 90 }).toBuffer();
+}
+
+async function renderAll(pdf: Uint8Array, options: RenderOptions): Promise<RenderedPage[]> {
+  const pages: RenderedPage[] = [];
+  for await (const page of renderPages(pdf, options)) pages.push(page);
+  return pages;
+}
+
+describe('findScanPages', () => {
+  it('takes pages that are one JPEG over the whole page, with or without /Rotate, and no other page', async () => {
+    const doc = await PDFDocument.create();
+    const gray = await doc.embedJpg(await scanJpeg('gray'));
+    const colour = await doc.embedJpg(await scanJpeg('rgb'));
+    const cmyk = await doc.embedJpg(await scanJpeg('cmyk'));
+    const full = { x: 0, y: 0, width: LETTER[0], height: LETTER[1] };
+    doc.addPage(LETTER).drawImage(gray, full); // 1: a scan
+    doc.addPage(LETTER).drawImage(colour, full); // 2: a colour scan
+    const turned = doc.addPage(LETTER); // 3: a scan shown turned by /Rotate
+    turned.drawImage(gray, full);
+    turned.setRotation(degrees(90));
+    const withText = doc.addPage(LETTER); // 4: a scan with a text layer over it
+    withText.drawImage(gray, full);
+    withText.drawText('invisible', { x: 10, y: 10, size: 8, opacity: 0 });
+    doc.addPage(LETTER).drawImage(gray, { ...full, x: 20, width: LETTER[0] - 40 }); // 5: a margin around it
+    doc.addPage(LETTER).drawImage(cmyk, full); // 6: CMYK, which pdf.js paints with its own colour conversion
+    const twice = doc.addPage(LETTER); // 7: two images
+    twice.drawImage(gray, full);
+    twice.drawImage(gray, { x: 0, y: 0, width: 100, height: 100 });
+    const vector = doc.addPage(LETTER); // 8: vector art only
+    vector.drawRectangle({ x: 10, y: 10, width: 100, height: 100, color: rgb(0, 0, 0) });
+
+    const scans = await findScanPages(await doc.save());
+    expect([...scans.keys()]).toEqual([1, 2, 3]);
+    expect(scans.get(1)).toMatchObject({ widthPx: 1275, heightPx: 1650, rotation: 0 });
+    expect(scans.get(3)).toMatchObject({ rotation: 90 });
+    expect((await sharp(scans.get(2)!.jpeg).metadata()).channels).toBe(3);
+  });
+
+  it('gives no shortcut for a PDF it cannot read, instead of failing', async () => {
+    expect((await findScanPages(new TextEncoder().encode('%PDF-1.7\nnot really a PDF'))).size).toBe(0);
+  });
+});
+
+describe('soleImagePlacement', () => {
+  it('composes the transformations in force where the one image is drawn, undoing those a Q closes', () => {
+    expect(soleImagePlacement('q 1 0 0 1 10 20 cm 2 0 0 3 0 0 cm /Im0 Do Q')).toEqual({ name: 'Im0', matrix: [2, 0, 0, 3, 10, 20] });
+    expect(soleImagePlacement('q 5 0 0 5 0 0 cm Q q 612 0 0 792 0 0 cm /Scan Do Q')).toEqual({ name: 'Scan', matrix: [612, 0, 0, 792, 0, 0] });
+  });
+
+  it('refuses any drawing besides the one image', () => {
+    expect(soleImagePlacement('q 612 0 0 792 0 0 cm /Im0 Do Q BT /F1 12 Tf (x) Tj ET')).toBeNull();
+    expect(soleImagePlacement('q 612 0 0 792 0 0 cm /Im0 Do /Im1 Do Q')).toBeNull();
+    expect(soleImagePlacement('0 0 m 10 10 l S q 612 0 0 792 0 0 cm /Im0 Do Q')).toBeNull();
+    expect(soleImagePlacement('/GS0 gs q 612 0 0 792 0 0 cm /Im0 Do Q')).toBeNull();
+    expect(soleImagePlacement('q 612 0 0 792 0 0 cm Q')).toBeNull();
+  });
+});
+
+describe('rendering a scan page through sharp', () => {
+  // Rendering for OCR takes the shortcut; rendering without OCR (the pages with a text layer) is always
+  // pdf.js: the same page both ways gives the reference to compare with.
+  for (const [name, colour, rotation] of [['a gray scan', 'gray', 0], ['a colour scan', 'rgb', 0], ['a gray scan shown turned by /Rotate 270', 'gray', 270]] as const) {
+    it(`makes the viewer image and thumbnail pdf.js paints, for ${name}`, async () => {
+      const doc = await PDFDocument.create();
+      const page = doc.addPage(LETTER);
+      page.drawImage(await doc.embedJpg(await scanJpeg(colour)), { x: 0, y: 0, width: LETTER[0], height: LETTER[1] });
+      page.setRotation(degrees(rotation));
+      const pdf = await doc.save();
+      expect((await findScanPages(pdf)).size).toBe(1);
+
+      const [viaSharp] = await renderAll(pdf, { ocr: true });
+      const [viaPdfjs] = await renderAll(pdf, { ocr: false });
+      expect({ widthPt: viaSharp.widthPt, heightPt: viaSharp.heightPt, rotation: viaSharp.rotation }).toEqual({ widthPt: viaPdfjs.widthPt, heightPt: viaPdfjs.heightPt, rotation: viaPdfjs.rotation });
+      for (const which of ['image', 'thumbnail'] as const) {
+        const a = await decodeImage(viaSharp[which]!.png);
+        const b = await decodeImage(viaPdfjs[which]!.png);
+        expect([a.width, a.height, a.channels]).toEqual([b.width, b.height, b.channels]);
+        // Resampling filters differ (sharp's Lanczos against the canvas's smoothing): a few levels on average.
+        expect(meanDifference(a, b)).toBeLessThan(4);
+      }
+      // The OCR image: 300 dpi, one gray channel, upright as the page is shown.
+      const ocr = await sharp(viaSharp.ocr!.png).metadata();
+      expect([ocr.width, ocr.height, ocr.channels]).toEqual(rotation === 270 ? [3300, 2550, 1] : [2550, 3300, 1]);
+    });
+  }
+});

@@ -29,6 +29,9 @@ export interface PipelineInput {
   checkedAtUpload?: boolean;
   /** Receives each page's images as they are rendered, to store them (returns their keys). */
   storeImage: (png: Uint8Array) => Promise<string>;
+  /** The document was uploaded as an image of this format, though `bytes` are the PDF made from it (a
+   * document read again): its pages are routed to an OCR engine as the uploaded image's pages were. */
+  uploadedImage?: PageSource['image'];
 }
 
 export interface PipelinePage {
@@ -77,8 +80,10 @@ async function documentPdf(bytes: Uint8Array, limits: PipelineLimits, checkedAtU
 }
 
 export async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
-  const { pdf, isUpload, restricted, images } = await documentPdf(input.bytes, input.limits, input.checkedAtUpload);
+  const { pdf, isUpload, restricted, images: uploadImages } = await documentPdf(input.bytes, input.limits, input.checkedAtUpload);
   const textPages = await extractPdfText(pdf);
+  const imageUpload = input.uploadedImage;
+  const images = uploadImages ?? (imageUpload ? textPages.map((): PageSource => ({ image: imageUpload })) : undefined);
   checkPageCount(textPages.length, input.limits.maxPages);
 
   const chars = new Map<number, LayoutInputChar[]>(textPages.map((p) => [p.number, p.chars as PdfChar[]]));

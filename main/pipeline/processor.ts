@@ -147,6 +147,10 @@ export class DocumentProcessor {
     try {
       const source = await blobs.read(doc.searchable_blob_key ?? doc.blob_key);
       const bytes = sniff(source).kind === 'pdf' ? await withoutOcrLayers(new Uint8Array(source.buffer, source.byteOffset, source.byteLength)) : source;
+      // A photo is read again by the engine that reads photos, as at its upload: the searchable PDF made
+      // from it does not say it was one.
+      const upload = doc.searchable_blob_key ? sniff(await blobs.read(doc.blob_key)).kind : undefined;
+      const uploadedImage = upload === 'jpeg' ? 'jpeg' : upload === 'png' || upload === 'tiff' ? 'png' : undefined;
       result = await runPipeline({
         bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
         langs: ctx.payload.langs,
@@ -154,6 +158,7 @@ export class DocumentProcessor {
         limits: this.deps.limits,
         heartbeat: () => ctx.heartbeat(),
         storeImage: async (png) => (await blobs.put(Buffer.from(png.buffer, png.byteOffset, png.byteLength))).key,
+        uploadedImage,
       });
     } catch (err) {
       const permanent = permanentReason(err);

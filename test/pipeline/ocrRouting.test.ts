@@ -1,7 +1,8 @@
 // FOLIO_OCR_ENGINE=auto's choice of engine per page (main/pipeline/ocr/routing.ts): photographed images
 // (an uploaded JPEG, or unevenly lit paper) are read by PP-OCRv4, PDF pages and clean images by
 // tesseract; what each page says read it is the engine that did; and through the whole pipeline a receipt
-// photographed as a JPEG is read by PP-OCRv4 while the same page as a scanned PDF is read by tesseract.
+// photographed as a JPEG is read by PP-OCRv4 (also when it is read again from its searchable PDF) while the
+// same page as a scanned PDF is read by tesseract.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { decodeGray, paperSpread } from '../../main/pipeline/ocr/preprocess.ts';
 import { looksPhotographed, UNEVEN_PAPER } from '../../main/pipeline/ocr/routing.ts';
 import { drawPage, type DrawnLine, type DrawnPage } from '../helpers/ocrPages.ts';
 import { imagePagesToPdf } from '../../main/pipeline/searchablePdf.ts';
+import { withoutOcrLayers } from '../../main/pipeline/ocrLayer.ts';
 
 const SLOW = 300_000;
 const LINES = ['SUNRISE HARDWARE SDN BHD', 'Date: 14/03/2019 10:42', 'Pencil 2B x2 3.00', 'TOTAL RM 39.80', 'CASH RM 50.00', 'Thank you please come again'];
@@ -88,5 +90,11 @@ describe.skipIf(!!paddleMissing())('auto through the pipeline', () => {
     const pdf = await imagePagesToPdf([{ image: page.png, widthPt: page.widthPt, heightPt: page.heightPt }]);
     const scan = await runPipeline({ bytes: pdf, langs: ['eng'], ocr: pool, limits: DEFAULT_LIMITS, storeImage: async () => 'key' });
     expect(scan.pages[0].ocrInfo?.engine).toBe(selectEngine({ PATH: process.env.PATH }).name);
+
+    // Read again (processor.readAgain): the photo's searchable PDF without its OCR text, said to come from a JPEG upload, goes to
+    // PP-OCRv4 again rather than to the engine for PDF pages.
+    const again = await runPipeline({ bytes: await withoutOcrLayers(photo.searchable), langs: ['eng'], ocr: pool, limits: DEFAULT_LIMITS, storeImage: async () => 'key', uploadedImage: 'jpeg' });
+    expect(again.pages[0].ocrInfo).toMatchObject({ engine: 'paddle' });
+    expect(again.layout.text.replace(/\s+/g, ' ')).toContain('TOTAL RM 39.80');
   }, SLOW);
 });

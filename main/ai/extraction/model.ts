@@ -4,15 +4,17 @@
 import { DEFAULT_FOREST, predictForest, trainForest, type ForestModel, type ForestOptions } from './forest.ts';
 import { documentFeatures, learnFeatureConfig } from './features.ts';
 import { DEFAULT_THRESHOLD, selectAnnotations, tokenRuns, type LabelSetLayout, type SelectionModel, type SelectOptions } from './select.ts';
-import { learnSpanWords, spanCandidates, spanContext, spanFeatures, standings, type SpanCandidate, type SpanModel } from './spans.ts';
+import { candidateRows, learnSpanWords, rankRows, readable, READABLE_SHARE, typedCandidates, spanCandidates, spanContext, type SpanCandidate, type SpanDocContext, type SpanModel } from './spans.ts';
 import { classKey, labelDocuments, type LabelledDocument } from './trainingData.ts';
 import { tokenize } from './tokens.ts';
 import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, ProgressListener, TrainingDocument } from './types.ts';
 
 /** 2: the span forest (spans.ts) and ClassInfo.maxLines. 3: the span stage's own learnt words (context
  * words that tell values from look-alikes, value words) and its amount, edge and text-size features.
- * Files of other versions are refused (their features differ). */
-export const MODEL_VERSION = 3;
+ * 4: dates and amounts anywhere on the document as candidates, the form of the tokens at a candidate's
+ * edges, and the ranking stage (spans.ts rankRows). Files of other versions are refused (their features
+ * differ). */
+export const MODEL_VERSION = 4;
 
 /** A trained model: what selection reads (schema, features, classes, label set layouts, the span forest:
  * SelectionModel in select.ts) and the token forest with the training's figures. */
@@ -46,8 +48,17 @@ export class NothingToLearn extends Error {
   }
 }
 
-export function trainExtractionModel(docs: readonly TrainingDocument[], schema: ExtractionSchema, options: TrainOptions = {}): ExtractionModel {
+/** Documents in a fixed order, by id: the folds of the span stage and the forests' bootstrap samples depend
+ * on the order, so the same documents listed in another order train the same model. */
+function byId(a: TrainingDocument, b: TrainingDocument): number {
+  if (typeof a.id === 'number' && typeof b.id === 'number') return a.id - b.id;
+  const [x, y] = [String(a.id), String(b.id)];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function trainExtractionModel(input: readonly TrainingDocument[], schema: ExtractionSchema, options: TrainOptions = {}): ExtractionModel {
   const started = performance.now();
+  const docs = [...input].sort(byId);
   const progress = options.onProgress ?? (() => {});
   const check = () => {
     if (options.shouldStop?.()) throw new TrainingCancelled();
@@ -150,6 +161,9 @@ function trainSpanForest(
   const repeatingSets = new Set(model.schema.labelSets.filter((s) => s.hasMultipleSections).map((s) => s.id));
   const classIndex = new Map(model.classes.map((c, k) => [classKey(c.labelSetId, c.labelId), k + 1]));
   // Candidates per document and class with which of them are values; then the words they teach.
+  const readableValues = model.classes.map(() => 0);
+  const values = model.classes.map(() => 0);
+  const documentsWith = model.classes.map(() => 0);
   const perDoc = docs.map((d, n) => {
     check();
     const doc = labelled[n].doc;
@@ -169,35 +183,89 @@ function trainSpanForest(
       const cls = k + 1;
       if (repeatingSets.has(c.labelSetId)) return;
       const classRuns = runs.filter((r) => r.cls === cls).map((r) => ({ start: r.tokens[0].start, end: r.tokens[r.tokens.length - 1].end }));
-      const candidates = spanCandidates(ctx, cls, c, labels.get(c.labelId)?.dataType ?? 'Text', classRuns);
+      const dataType = labels.get(c.labelId)?.dataType ?? 'Text';
       const goldHere = gold.get(cls) ?? [];
+      if (goldHere.length) documentsWith[k] += 1;
+      for (const g of goldHere) {
+        readableValues[k] += readable(ctx, g, dataType) ? 1 : 0;
+        values[k] += 1;
+      }
+      const candidates = spanCandidates(ctx, cls, c, dataType, classRuns);
       const isGold = (r: { start: number; end: number }) => goldHere.some((g) => g.start === r.start && g.end === r.end);
       for (const g of goldHere) {
         if (candidates.some(isGold)) break;
         const tokens = doc.tokens.filter((t) => t.end > g.start && t.start < g.end);
-        if (tokens.length) candidates.push({ cls, start: g.start, end: g.end, tokens, trimmed: g.start !== tokens[0].start || g.end !== tokens[tokens.length - 1].end, isRun: false });
+        if (tokens.length) candidates.push({ cls, start: g.start, end: g.end, tokens, trimmed: g.start !== tokens[0].start || g.end !== tokens[tokens.length - 1].end, isRun: false, readable: readable(ctx, g, dataType) });
       }
       byClass.set(cls, { candidates, gold: candidates.map(isGold) });
     });
     return { doc, text: d.text, probs, byClass };
   });
-  const words = learnSpanWords(perDoc, model.classes.length);
-  const SX: Float32Array[] = [];
-  const sy: number[] = [];
-  for (const { doc, text, probs, byClass } of perDoc) {
-    check();
-    const ctx = spanContext(doc, text, probs, words);
-    for (const { candidates, gold } of byClass.values()) {
-      const standing = standings(ctx, candidates);
-      candidates.forEach((cand, i) => {
-        SX.push(spanFeatures(ctx, cand, standing[i]));
-        sy.push(gold[i] ? 1 : 0);
-      });
+  // A class whose values read as its data type competes among the candidates that read so (typedCandidates).
+  const typed = model.classes.map((c, k) => (labels.get(c.labelId)?.dataType ?? 'Text') !== 'Text' && values[k] > 0 && readableValues[k] >= READABLE_SHARE * values[k]);
+  for (const { byClass } of perDoc) {
+    for (const [cls, here] of byClass) {
+      const kept = typedCandidates(here.candidates, typed[cls - 1]);
+      if (kept.length === here.candidates.length) continue;
+      byClass.set(cls, { candidates: kept, gold: here.candidates.map((c, i) => (kept.includes(c) ? i : -1)).filter((i) => i >= 0).map((i) => here.gold[i]) });
     }
   }
+  const words = learnSpanWords(perDoc, model.classes.length);
+  /** Per document and class: its candidates' rows in SX, [first, end), with what the ranking stage reads. */
+  const groups: { doc: number; from: number; to: number; ctx: SpanDocContext; candidates: SpanCandidate[]; dataType: string }[] = [];
+  const SX: Float32Array[] = [];
+  const sy: number[] = [];
+  perDoc.forEach(({ doc, text, probs, byClass }, n) => {
+    check();
+    const ctx = spanContext(doc, text, probs, words);
+    for (const [cls, { candidates, gold }] of byClass) {
+      const from = SX.length;
+      candidateRows(ctx, candidates).forEach((row, i) => {
+        SX.push(row);
+        sy.push(gold[i] ? 1 : 0);
+      });
+      groups.push({ doc: n, from, to: SX.length, ctx, candidates, dataType: labels.get(model.classes[cls - 1].labelId)?.dataType ?? 'Text' });
+    }
+  });
   progress((folds + 1) / (folds + 2));
   if (!sy.some((v) => v === 1)) return null;
-  return { forest: trainForest(SX, sy, { ...forestOptions, trees: SPAN_TREES, seed: forestOptions.seed + 101 }, undefined, () => check()), words };
+  const spanOptions = { ...forestOptions, trees: SPAN_TREES, seed: forestOptions.seed + 101 };
+  const forest = trainForest(SX, sy, spanOptions, undefined, () => check());
+  return { forest, words, ranker: trainRanker(groups, SX, sy, folds, spanOptions, check), typed, documentShare: documentsWith.map((n) => n / docs.length) };
+}
+
+/**
+ * The ranking stage learns from span scores that a span forest gives on documents it has NOT seen (the
+ * documents' candidates cross-fitted in folds, as the token probabilities before them): each candidate's
+ * row, then how its score compares with its document's other candidates of its class (rankRows).
+ */
+function trainRanker(
+  groups: readonly { doc: number; from: number; to: number; ctx: SpanDocContext; candidates: SpanCandidate[]; dataType: string }[],
+  SX: Float32Array[],
+  sy: number[],
+  folds: number,
+  options: ForestOptions,
+  check: () => void,
+): ForestModel | null {
+  if (folds < 2) return null;
+  const scores = new Float64Array(SX.length);
+  for (let f = 0; f < folds; f++) {
+    check();
+    const rows: number[] = [];
+    for (const g of groups) if (g.doc % folds !== f) for (let i = g.from; i < g.to; i++) rows.push(i);
+    if (!rows.some((i) => sy[i] === 1)) return null;
+    const forest = trainForest(rows.map((i) => SX[i]), rows.map((i) => sy[i]), { ...options, seed: options.seed + 1 + f });
+    for (const g of groups) {
+      if (g.doc % folds !== f || g.from === g.to) continue;
+      predictForest(forest, SX.slice(g.from, g.to)).forEach((p, k) => (scores[g.from + k] = p[1] ?? 0));
+    }
+  }
+  const RX: Float32Array[] = [];
+  for (const g of groups) {
+    if (g.from === g.to) continue;
+    RX.push(...rankRows(g.ctx, g.candidates, SX.slice(g.from, g.to), Array.from(scores.subarray(g.from, g.to)), g.dataType));
+  }
+  return trainForest(RX, sy, { ...options, seed: options.seed + 201 }, undefined, () => check());
 }
 
 /** Whether the annotation sets of each repeating label set stay on one line (payslip rows) or run over

@@ -3,7 +3,7 @@
 import { spansFromChars } from '../../domain/geometry.ts';
 import type { CharBox } from '../../domain/geometry.ts';
 import type { FeatureConfig } from './features.ts';
-import { scoreCandidates, spanCandidates, spanContext, type SpanCandidate, type SpanModel } from './spans.ts';
+import { scoreCandidates, spanCandidates, spanContext, typedCandidates, type SpanCandidate, type SpanModel } from './spans.ts';
 import type { Token, TokenizedDocument } from './tokens.ts';
 import { gapEm } from './tokens.ts';
 import type { ClassInfo } from './trainingData.ts';
@@ -30,6 +30,10 @@ export interface SelectionModel {
   spans: SpanModel | null;
 }
 
+/** A label that training found on at least this share of the documents is taken where the token stage
+ * found no run of it when its best candidate scores PRESENT_SCORE (a date written as no training date was). */
+const EXPECTED_SHARE = 0.8;
+const PRESENT_SCORE = 0.3;
 /** A label's threshold when neither the caller nor the model names one (labels.json5's default). */
 export const DEFAULT_THRESHOLD = 0.1;
 /** Tolerance over the widest gap seen inside a training annotation, in em. */
@@ -93,7 +97,7 @@ export function selectAnnotations(
   const setIndex = groupIntoSets(kept, model);
 
   const chosen: Chosen[] = kept.map((run) => ({ cls: run.cls, start: run.tokens[0].start, end: run.tokens[run.tokens.length - 1].end, confidence: confidenceOf(run), setIndex: setIndex.get(run) ?? 0 }));
-  if (model.spans) chosen.push(...chooseSpans(model, model.spans, doc, tokenized, probabilities, runs, new Set(byClass.keys())));
+  if (model.spans) chosen.push(...chooseSpans(model, model.spans, doc, tokenized, probabilities, runs, new Set(byClass.keys()), thresholdOf));
 
   const chars = charsByOffset(doc.chars);
   const pageHeights = doc.pageSizes.map((p) => p.height);
@@ -126,7 +130,9 @@ interface Chosen {
 /** One value per label of a non-repeating label set (several only where training shows the label repeating
  * in a set): the best scored candidate. Whether the label is on the document at all stays the token
  * stage's decision (a run of it reached the label's threshold): the span forest only learnt to rank the
- * candidates of documents that have the value, so its scores say which, not whether. */
+ * candidates of documents that have the value, so its scores say which, not whether; except for a label
+ * that training found on nearly every document (EXPECTED_SHARE), which is taken when its best candidate
+ * scores PRESENT_SCORE and the label's threshold. */
 function chooseSpans(
   model: SelectionModel,
   spans: SpanModel,
@@ -135,6 +141,7 @@ function chooseSpans(
   probabilities: Float64Array[],
   runs: Run[],
   present: ReadonlySet<number>,
+  thresholdOf: (cls: number) => number,
 ): Chosen[] {
   if (!tokenized.tokens.length) return [];
   const dataTypes = new Map(model.schema.labels.map((l) => [l.id, l.dataType]));
@@ -143,13 +150,16 @@ function chooseSpans(
   const out: Chosen[] = [];
   model.classes.forEach((c, k) => {
     const cls = k + 1;
-    if (repeatingSets.has(c.labelSetId) || !present.has(cls)) return;
+    if (repeatingSets.has(c.labelSetId)) return;
+    const expected = (spans.documentShare[k] ?? 0) >= EXPECTED_SHARE;
+    if (!present.has(cls) && !expected) return;
     const classRuns = runs.filter((r) => r.cls === cls).map((r) => ({ start: r.tokens[0].start, end: r.tokens[r.tokens.length - 1].end }));
-    const candidates = spanCandidates(ctx, cls, c, dataTypes.get(c.labelId) ?? 'Text', classRuns);
-    const scores = scoreCandidates(spans.forest, ctx, candidates);
+    const candidates = typedCandidates(spanCandidates(ctx, cls, c, dataTypes.get(c.labelId) ?? 'Text', classRuns), spans.typed[k] ?? false);
+    const scores = scoreCandidates(spans, ctx, candidates, dataTypes.get(c.labelId) ?? 'Text');
     const order = candidates.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || candidates[a].start - candidates[b].start);
     if (!order.length) return;
     const top = scores[order[0]];
+    if (!present.has(cls) && (top < PRESENT_SCORE || top < thresholdOf(cls))) return;
     const picked: SpanCandidate[] = [];
     for (const i of order) {
       if (picked.length && (!c.repeatsInSet || scores[i] < REPEAT_FRACTION * top)) break;

@@ -3,7 +3,7 @@
 // checks the structure, so a foreign or damaged file is refused before it is used.
 import { z } from 'zod';
 import { CONTEXT_COLUMNS, featureNames } from './features.ts';
-import { SPAN_BASE_FEATURES } from './spans.ts';
+import { RANK_FEATURES, SPAN_BASE_FEATURES } from './spans.ts';
 import { MODEL_VERSION, type ExtractionModel } from './model.ts';
 import { checkForest, ForestSchema, Int, InvalidModelFile, Num, readModelFile, writeModelFile } from '../modelFile.ts';
 
@@ -23,7 +23,7 @@ const ModelFile = z.object({
   ),
   labelSetLayouts: z.array(z.object({ labelSetId: Int, multiLine: z.boolean() })),
   forest: ForestSchema,
-  spans: z.object({ forest: ForestSchema, words: z.object({ context: z.array(z.string()), values: z.array(z.array(z.string())) }) }).nullable(),
+  spans: z.object({ forest: ForestSchema, words: z.object({ context: z.array(z.string()), values: z.array(z.array(z.string())) }), ranker: ForestSchema.nullable(), typed: z.array(z.boolean()), documentShare: z.array(Num) }).nullable(),
   training: z.object({ documents: Int, tokens: Int, annotatedTokens: Int, seconds: Num }),
 });
 
@@ -47,7 +47,12 @@ function checkConsistency(model: ExtractionModel): void {
   checkForest(model.forest, featureNames(model.features).length);
   if (model.spans) {
     if (model.spans.forest.classes !== 2) throw new InvalidModelFile('the span forest must have two classes');
-    if (model.spans.words.values.length !== model.classes.length) throw new InvalidModelFile('the span words and the class list disagree');
-    checkForest(model.spans.forest, SPAN_BASE_FEATURES + CONTEXT_COLUMNS * model.spans.words.context.length);
+    if (model.spans.words.values.length !== model.classes.length || model.spans.typed.length !== model.classes.length || model.spans.documentShare.length !== model.classes.length) throw new InvalidModelFile('the span words and the class list disagree');
+    const columns = SPAN_BASE_FEATURES + CONTEXT_COLUMNS * model.spans.words.context.length;
+    checkForest(model.spans.forest, columns);
+    if (model.spans.ranker) {
+      if (model.spans.ranker.classes !== 2) throw new InvalidModelFile('the ranking forest must have two classes');
+      checkForest(model.spans.ranker, columns + RANK_FEATURES);
+    }
   }
 }

@@ -1,10 +1,13 @@
 // The second stage of extraction for labels that occur once per annotation set (a receipt's total, an
 // invoice date, an address): candidate values of several forms are generated around the tokens the token
-// forest likes (sub-ranges of a line, blocks of whole lines, a date or an amount inside a token), each is
-// described (the token probabilities inside and just outside, its form read by data type, where it stands,
-// its text size, context words) and a second forest scores it; the best candidate per label wins. Pure.
+// forest likes (sub-ranges of a line, blocks of whole lines, a date or an amount inside a token) and every
+// date of the document for a Date label, each is described (the token probabilities inside and just outside,
+// its form read by data type, where it stands, its text size, context words) and a second forest scores it;
+// a ranking forest scores the candidates again against each other (rankRows); the best candidate per label
+// wins. Pure.
 import { contextDistances, contextWord, LINES_ABOVE, NEAR_LINES } from './features.ts';
 import { predictForest, type ForestModel } from './forest.ts';
+import { normalize, type DataType } from '../../domain/normalization.ts';
 import { DATE_PATTERNS, parseNumber } from './shape.ts';
 import { tokenHeight, type Token, type TokenizedDocument } from './tokens.ts';
 import type { ClassInfo } from './trainingData.ts';
@@ -19,6 +22,8 @@ export interface SpanCandidate {
   trimmed: boolean;
   /** Whether the token-level selection (runs of one class) produced exactly this range. */
   isRun: boolean;
+  /** Folio's normalization reads the text as a value of the label's data type (always for Text). */
+  readable?: boolean;
 }
 
 /** Tokens tried as the core of a candidate per class: the most likely ones by the token forest. */
@@ -32,8 +37,11 @@ const EXTRA_TOKENS = 2;
 
 /** An amount inside a token ("RM60.30", "60.30J"): digits with a decimal separator and one or two decimals. */
 const AMOUNT_IN = /\d{1,3}(?:[.,' ]\d{3})*[.,]\d{1,2}|\d+[.,]\d{1,2}/gu;
-/** A date inside a token ("DATE19/10/2018", "2018-10-19(THU)"). */
-const DATE_IN = /\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}/gu;
+/** A date inside a token ("DATE19/10/2018", "2018-10-19(THU)", "2018/02/22"), one separator throughout
+ * ("19-21/03/2018" holds 21/03/2018), not cut out of a longer number. */
+const DATE_IN = /(?<!\d)(?:\d{1,2}([./-])\d{1,2}\1(?:\d{4}|\d{2})|\d{4}([./-])\d{1,2}\2\d{1,2})(?!\d)/gu;
+/** A date written as digits alone, day month year ("25032018"). */
+const DATE_DIGITS = /^\d{8}$/u;
 /** Whole-candidate forms, for the features: an amount, a date written with letters or digits. */
 const AMOUNT = /^[-+]?(?:[A-Z]{1,3}\s?)?(?:\d{1,3}(?:[.,'’ ]\d{3})+|\d+)[.,]\d{1,2}[-+]?$/u;
 const WORDY_DATE = /^\d{1,2}[\s.-]*\p{L}{3,9}[\s.,-]*\d{2,4}$|^\p{L}{3,9}[\s.-]*\d{1,2}[\s.,-]+\d{2,4}$/u;
@@ -62,6 +70,23 @@ export interface SpanDocContext {
 export interface SpanModel {
   forest: ForestModel;
   words: SpanWords;
+  /** The ranking stage (rankRows): scores the candidates again knowing the other candidates' span scores. */
+  ranker: ForestModel | null;
+  /** Per class (index cls - 1): its training values read as its data type (READABLE_SHARE of them), so
+   * only candidates that read so compete (typedCandidates). */
+  typed: boolean[];
+  /** Per class: the share of the training documents that have a value of it. */
+  documentShare: number[];
+}
+
+/** Share of a class's training values that must read as its data type for the class to be typed. */
+export const READABLE_SHARE = 0.9;
+
+/** The candidates that read as the class's data type when the class is typed and any does; else all. */
+export function typedCandidates(candidates: SpanCandidate[], typed: boolean): SpanCandidate[] {
+  if (!typed) return candidates;
+  const kept = candidates.filter((c) => c.readable);
+  return kept.length ? kept : candidates;
 }
 
 /** The words the span forest reads, learnt from the training candidates (learnSpanWords). */
@@ -204,10 +229,49 @@ export function spanCandidates(ctx: SpanDocContext, cls: number, info: ClassInfo
     const tokens = doc.tokens.filter((t) => t.start >= r.start && t.end <= r.end);
     if (tokens.length) add(tokens, r.start, r.end);
   }
-  return [...out.values()];
+  if (dataType === 'Date') for (const f of dateCandidates(ctx)) add(f.tokens, f.start, f.end);
+  const list = [...out.values()];
+  for (const c of list) c.readable = readable(ctx, c, dataType);
+  return list;
 }
 
-export const SPAN_BASE_FEATURES = 54;
+/** Whether Folio's normalization reads a range as a value of the data type (spec 2.14). */
+export function readable(ctx: SpanDocContext, c: { start: number; end: number }, dataType: string): boolean {
+  return dataType === 'Text' || normalize(ctx.cps.slice(c.start, c.end).join(''), dataType as DataType) !== null;
+}
+
+/** Longest written date in tokens ("03 MAR 2018", "MAR 03, 2018"). */
+const DATE_TOKENS = 4;
+
+/**
+ * Every date on the document that Folio's date normalization reads, whatever the token forest thinks of its
+ * tokens: digits inside a token, a digit run of a whole token ("25032018"), or a month name with day and
+ * year over up to DATE_TOKENS tokens of a line. A receipt's date written with a month name ("03 MAR 2018")
+ * when the training dates were digits is still a candidate; the span forest ranks it with the others.
+ * (Amounts anywhere as candidates of a Number label were measured too and did not help: left out.)
+ */
+function dateCandidates(ctx: SpanDocContext): { tokens: Token[]; start: number; end: number }[] {
+  const out: { tokens: Token[]; start: number; end: number }[] = [];
+  const isDate = (text: string) => normalize(text, 'Date') !== null;
+  for (const line of ctx.doc.lines) {
+    line.tokens.forEach((t, i) => {
+      for (const m of t.text.matchAll(DATE_IN)) {
+        if (!isDate(m[0])) continue;
+        const from = t.start + Array.from(t.text.slice(0, m.index)).length;
+        out.push({ tokens: [t], start: from, end: from + Array.from(m[0]).length });
+      }
+      if (DATE_DIGITS.test(t.text) && isDate(t.text)) out.push({ tokens: [t], start: t.start, end: t.end });
+      for (let j = i; j < line.tokens.length && j - i < DATE_TOKENS; j++) {
+        const tokens = line.tokens.slice(i, j + 1);
+        const flat = ctx.cps.slice(t.start, tokens[tokens.length - 1].end).join('').replace(/\s+/g, ' ');
+        if (WORDY_DATE.test(flat) && isDate(flat)) out.push({ tokens, start: t.start, end: tokens[tokens.length - 1].end });
+      }
+    });
+  }
+  return out;
+}
+
+export const SPAN_BASE_FEATURES = 61;
 
 /** Where a candidate stands among the candidates of its class on the document: ranks compare documents
  * whose token probabilities are all high or all low. */
@@ -314,9 +378,22 @@ export function spanFeatures(ctx: SpanDocContext, c: SpanCandidate, standing: Ca
     ...(Number.isFinite(value) ? amountRelations(ctx.amounts, value) : [-1, -1, -1]),
     // Share of the document's lines printed taller than the candidate: a heading ranks first.
     ctx.lineHeights.filter((h) => h > 1.05 * meanHeight).length / Math.max(1, ctx.lineHeights.length),
+    // The form of the tokens just outside it on its lines and of its own last token: a name ends before a
+    // registration number in brackets ("AEON CO. (M) BHD (126926-H)"), a value rarely ends on one.
+    ...tokenForm(firstLine.tokens[first.column - 1]),
+    ...tokenForm(lastLine.tokens[last.column + 1]),
+    ...tokenForm(last),
+    c.readable === undefined ? -1 : c.readable ? 1 : 0,
   ];
   for (const v of ctx.context[first.index]) row.push(v);
   return Float32Array.from(row);
+}
+
+/** A token's share of digits and whether it holds a bracket; -1, -1 when there is no token. */
+function tokenForm(t: Token | undefined): [number, number] {
+  if (!t) return [-1, -1];
+  const chars = Array.from(t.text);
+  return [chars.filter((ch) => ch >= '0' && ch <= '9').length / chars.length, /[()[\]{}]/.test(t.text) ? 1 : 0];
 }
 
 /** Whether an amount is the difference of two other amounts, their sum, and whether another amount lies
@@ -337,9 +414,71 @@ function amountRelations(amounts: readonly number[], value: number): [number, nu
 
 const CENT = 0.005;
 
-/** Per candidate its probability of being the value, from the span forest (class 1). */
-export function scoreCandidates(forest: ForestModel, ctx: SpanDocContext, candidates: readonly SpanCandidate[]): number[] {
-  if (!candidates.length) return [];
+/** The candidates' feature rows (spanFeatures with their standings). */
+export function candidateRows(ctx: SpanDocContext, candidates: readonly SpanCandidate[]): Float32Array[] {
   const standing = standings(ctx, candidates);
-  return predictForest(forest, candidates.map((c, i) => spanFeatures(ctx, c, standing[i]))).map((p) => p[1] ?? 0);
+  return candidates.map((c, i) => spanFeatures(ctx, c, standing[i]));
+}
+
+/** Per candidate its probability of being the value: the span forest's, then the ranking forest's when the
+ * model has one (it compares the candidates of the document with each other). */
+export function scoreCandidates(model: SpanModel, ctx: SpanDocContext, candidates: readonly SpanCandidate[], dataType: string): number[] {
+  if (!candidates.length) return [];
+  const rows = candidateRows(ctx, candidates);
+  const scores = predictForest(model.forest, rows).map((p) => p[1] ?? 0);
+  if (!model.ranker) return scores;
+  return predictForest(model.ranker, rankRows(ctx, candidates, rows, scores, dataType)).map((p) => p[1] ?? 0);
+}
+
+/** Columns the ranking stage appends to a candidate's row. */
+export const RANK_FEATURES = 10;
+
+/** What a candidate's value is, to tell candidates of one value apart from others: an amount by its
+ * number, a date by its normalized date, other text in lower case with white space collapsed. */
+function valueKey(ctx: SpanDocContext, c: SpanCandidate, dataType: string): string {
+  const text = ctx.cps.slice(c.start, c.end).join('').replace(/\s+/g, ' ').trim();
+  if (/Number|Percentage/.test(dataType)) {
+    const m = /\d[\d.,' ]*\d|\d/u.exec(text);
+    const v = m ? parseNumber(m[0].replace(/\s/g, '')) : NaN;
+    if (Number.isFinite(v)) return `n:${v}`;
+  }
+  if (dataType === 'Date') {
+    const d = normalize(text, 'Date');
+    if (d !== null) return `d:${String(d)}`;
+  }
+  return `t:${text.toLowerCase()}`;
+}
+
+/**
+ * The ranking stage's rows: a candidate's own row, then how its span score stands among the document's
+ * candidates of its class: the score, over the best, its rank, the margin to the best other; how many other
+ * candidates read as the same value and their share of the scores (a total printed beside TOTAL and again
+ * beside a rounding line votes twice); the best score among candidates that hold it, that it holds, and on
+ * its line (a name cut before its registration number against the whole line).
+ */
+export function rankRows(ctx: SpanDocContext, candidates: readonly SpanCandidate[], rows: readonly Float32Array[], scores: readonly number[], dataType: string): Float32Array[] {
+  const keys = candidates.map((c) => valueKey(ctx, c, dataType));
+  const top = Math.max(...scores);
+  const sum = scores.reduce((a, b) => a + b, 0) || 1;
+  const sorted = [...scores].sort((a, b) => b - a);
+  return candidates.map((c, i) => {
+    let same = 0, sameScore = scores[i], sameMax = -1, holders = -1, held = -1, onLine = -1, others = -1;
+    candidates.forEach((d, j) => {
+      if (j === i) return;
+      others = Math.max(others, scores[j]);
+      if (keys[j] === keys[i]) {
+        same += 1;
+        sameScore += scores[j];
+        sameMax = Math.max(sameMax, scores[j]);
+      }
+      if (d.start <= c.start && d.end >= c.end) holders = Math.max(holders, scores[j]);
+      else if (d.start >= c.start && d.end <= c.end) held = Math.max(held, scores[j]);
+      if (d.tokens[0].lineNo === c.tokens[0].lineNo) onLine = Math.max(onLine, scores[j]);
+    });
+    const extra = [scores[i], top > 0 ? scores[i] / top : 0, sorted.indexOf(scores[i]), scores[i] - others, same, sameScore / sum, sameMax, holders, held, onLine];
+    const row = new Float32Array(rows[i].length + RANK_FEATURES);
+    row.set(rows[i]);
+    row.set(extra, rows[i].length);
+    return row;
+  });
 }

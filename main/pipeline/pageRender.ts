@@ -1,9 +1,11 @@
 // Rasterizes one PDF page, in a PDF worker thread (pdf.worker.ts): pdf.js paints the page onto an
 // @napi-rs/canvas once, at the largest resolution asked for, and sharp derives and encodes every image
-// from those pixels. A page that is one full-page JPEG (scanPages.ts) is decoded by sharp instead, at its
-// own resolution. The page is released right after, so a worker holds one page's pixels at most.
+// from those pixels. A page that is one full-page picture (scanPages.ts) is decoded by sharp instead, at
+// its own resolution. The page is released right after, so a worker holds one page's pixels at most.
 import { createCanvas } from '@napi-rs/canvas';
 import { AnnotationMode, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import sharp from 'sharp';
 import type { ScanPage } from './scanPages.ts';
 
@@ -106,6 +108,8 @@ export async function renderPage(doc: PDFDocumentProxy, number: number, s: Rende
 }
 
 /** A page's pixels, from which every image is resampled and encoded. */
+const inflate = promisify(zlib.inflate);
+
 interface Pixels {
   data: Uint8Array;
   widthPx: number;
@@ -116,17 +120,27 @@ interface Pixels {
 }
 
 /**
- * A full-page scan's JPEG decoded by sharp at its own resolution, turned by the page's /Rotate (what pdf.js
- * would paint, without its JavaScript JPEG decoder). Null when the JPEG is not what the PDF says it is
- * (size, or components other than gray or RGB): pdf.js paints that page.
+ * A full-page scan's picture decoded by sharp (and zlib) at its own resolution, turned by the page's /Rotate:
+ * what pdf.js would paint, without its JavaScript decoders. Null when the picture is not what the PDF says
+ * it is (size, components, length): pdf.js paints that page.
  */
 async function decodeScan(scan: ScanPage): Promise<Pixels | null> {
   try {
-    const { data, info } = await sharp(scan.jpeg).rotate(scan.rotation).raw().toBuffer({ resolveWithObject: true });
+    const { widthPx: width, heightPx: height, channels } = scan;
+    let input: sharp.Sharp;
+    if (scan.encoding === 'deflate') {
+      // Capped at the pixels' size: a stream that inflates further is not these pixels.
+      const raw = await inflate(scan.data, { maxOutputLength: width * height * channels + 1 });
+      if (raw.length !== width * height * channels) return null;
+      input = sharp(raw, { raw: { width, height, channels } });
+    } else {
+      input = sharp(scan.data);
+    }
+    const { data, info } = await input.rotate(scan.rotation).raw().toBuffer({ resolveWithObject: true });
     const turned = scan.rotation === 90 || scan.rotation === 270;
-    const [w, h] = turned ? [scan.heightPx, scan.widthPx] : [scan.widthPx, scan.heightPx];
-    if (info.width !== w || info.height !== h || (info.channels !== 1 && info.channels !== 3)) return null;
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), widthPx: info.width, heightPx: info.height, channels: info.channels, release: () => {} };
+    const [w, h] = turned ? [height, width] : [width, height];
+    if (info.width !== w || info.height !== h || info.channels !== channels) return null;
+    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), widthPx: info.width, heightPx: info.height, channels, release: () => {} };
   } catch {
     return null;
   }

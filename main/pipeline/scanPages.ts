@@ -1,20 +1,26 @@
-// Finds the pages of a PDF that are nothing but one JPEG filling the page: what scanners, phones and
-// image-to-PDF tools write. pageRender.ts decodes such a page's JPEG with sharp (libjpeg-turbo) instead of
-// letting pdf.js paint it: pdf.js decodes JPEG in JavaScript, measured at about 0.5 s of the PDF thread's
-// 0.8 s for one 300 dpi scan page (bench:scale's CPU profile), where sharp takes a few tens of ms.
+// Finds the pages of a PDF that are nothing but one picture filling the page: what scanners, phones and
+// image-to-PDF tools write (JPEG, or Deflate with or without PNG predictors). pageRender.ts decodes such a
+// page's picture with sharp and zlib (native code) instead of letting pdf.js paint it: pdf.js decodes JPEG
+// and Deflate in JavaScript, measured at about 0.5 s of the PDF thread's 0.8 s for one 300 dpi JPEG scan
+// page (bench:scale's CPU profile), where sharp takes a few tens of ms.
 //
 // The check is strict, so that the shortcut draws exactly what pdf.js would: the page's content stream
 // paints one image XObject, its transformations mapping it onto the whole media box, and draws nothing else;
-// the image is 8-bit gray or RGB DCT data with no mask, no decode array and no other filter; the crop box,
-// if any, is the media box. Anything else (text, vector art, several images, CMYK, JPEG 2000) is painted by
-// pdf.js as before. A PDF pdf-lib cannot read gives no shortcut, never an error.
+// the image is 8-bit gray or RGB, JPEG (DCT) or Deflate data with no mask, no decode array and no other
+// filter; the crop box, if any, is the media box. Anything else (text, vector art, several images, CMYK,
+// JPEG 2000, CCITT, JBIG2) is painted by pdf.js as before. A PDF pdf-lib cannot read gives no shortcut, never an error.
+import zlib from 'node:zlib';
 import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, type PDFObject, type PDFPage } from 'pdf-lib';
 
 export interface ScanPage {
-  /** The JPEG file as stored in the PDF (a copy: pdf.js detaches the PDF's buffer). */
-  jpeg: Uint8Array;
+  /** The picture as stored in the PDF (a copy: pdf.js detaches the PDF's buffer): a JPEG file; a PNG file
+   * made around Deflate data with PNG predictors (the same bytes PNG's IDAT holds); or Deflate data of
+   * the bare pixels. */
+  data: Uint8Array;
+  encoding: 'jpeg' | 'png' | 'deflate';
   widthPx: number;
   heightPx: number;
+  channels: 1 | 3;
   /** The page's /Rotate, clockwise degrees (0, 90, 180 or 270). */
   rotation: number;
 }
@@ -22,7 +28,7 @@ export interface ScanPage {
 /** How close (in points) the image's placement must be to the media box. */
 const PLACEMENT_TOLERANCE_PT = 0.5;
 
-/** The 1-based numbers of the pages that are one full-page JPEG, with that JPEG. Never throws. */
+/** The 1-based numbers of the pages that are one full-page picture, with that picture. Never throws. */
 export async function findScanPages(pdf: Uint8Array): Promise<Map<number, ScanPage>> {
   const out = new Map<number, ScanPage>();
   let doc: PDFDocument;
@@ -63,18 +69,49 @@ function scanOf(doc: PDFDocument, page: PDFPage): ScanPage | null {
     const v = dict.lookup(PDFName.of(key));
     return v instanceof PDFName ? v.asString() : v instanceof PDFArray && v.size() === 1 && v.lookup(0) instanceof PDFName ? (v.lookup(0) as PDFName).asString() : undefined;
   };
-  if (name('Subtype') !== '/Image' || name('Filter') !== '/DCTDecode') return null;
-  for (const key of ['SMask', 'Mask', 'Decode', 'ImageMask', 'DecodeParms']) if (dict.has(PDFName.of(key))) return null;
-  const number = (key: string) => {
-    const v = dict.lookup(PDFName.of(key));
+  const filter = name('Filter');
+  if (name('Subtype') !== '/Image' || (filter !== '/DCTDecode' && filter !== '/FlateDecode')) return null;
+  for (const key of ['SMask', 'Mask', 'Decode', 'ImageMask']) if (dict.has(PDFName.of(key))) return null;
+  const number = (from: PDFDict, key: string) => {
+    const v = from.lookup(PDFName.of(key));
     return v instanceof PDFNumber ? v.asNumber() : undefined;
   };
-  if (number('BitsPerComponent') !== 8) return null;
-  if (componentsOf(dict.lookup(PDFName.of('ColorSpace'))) === null) return null;
-  const widthPx = number('Width');
-  const heightPx = number('Height');
-  if (!widthPx || !heightPx) return null;
-  return { jpeg: image.contents.slice(), widthPx, heightPx, rotation };
+  if (number(dict, 'BitsPerComponent') !== 8) return null;
+  const channels = componentsOf(dict.lookup(PDFName.of('ColorSpace')));
+  const widthPx = number(dict, 'Width');
+  const heightPx = number(dict, 'Height');
+  if (channels === null || !widthPx || !heightPx) return null;
+  const scan = { widthPx, heightPx, channels, rotation };
+  const parms = dict.lookup(PDFName.of('DecodeParms'));
+  if (filter === '/DCTDecode') return parms ? null : { ...scan, data: image.contents.slice(), encoding: 'jpeg' };
+  // Deflate: bare pixels, or rows each led by a PNG filter byte (predictors 10-15) for Columns × Colors samples.
+  if (!parms) return { ...scan, data: image.contents.slice(), encoding: 'deflate' };
+  if (!(parms instanceof PDFDict)) return null;
+  const predictor = number(parms, 'Predictor') ?? 1;
+  if ((number(parms, 'Colors') ?? 1) !== channels || (number(parms, 'BitsPerComponent') ?? 8) !== 8 || (number(parms, 'Columns') ?? 1) !== widthPx) return null;
+  if (predictor === 1) return { ...scan, data: image.contents.slice(), encoding: 'deflate' };
+  if (predictor < 10) return null; // TIFF predictor 2: pdf.js
+  return { ...scan, data: pngAround(image.contents, widthPx, heightPx, channels), encoding: 'png' };
+}
+
+/** A PNG file whose one IDAT chunk is `zlibRows` (zlib data of filtered rows, as PDF's PNG predictors store them). */
+function pngAround(zlibRows: Uint8Array, width: number, height: number, channels: 1 | 3): Uint8Array {
+  const chunk = (type: string, body: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(body.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), body])), 0);
+    return Buffer.concat([head, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = channels === 1 ? 0 : 2; // gray or RGB
+  // compression, filter method and interlace: 0
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return new Uint8Array(Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', Buffer.from(zlibRows)), chunk('IEND', Buffer.alloc(0))]));
 }
 
 function sameBox(a: { x: number; y: number; width: number; height: number }, b: typeof a): boolean {

@@ -1,9 +1,10 @@
-// Full-page JPEG scans are decoded by sharp instead of painted by pdf.js (scanPages.ts, pageRender.ts):
+// Full-page scans (JPEG, Deflate) are decoded by sharp instead of painted by pdf.js (scanPages.ts, pageRender.ts):
 // which pages qualify, and that the images made that way match what pdf.js paints for the same page.
 import { degrees, PDFDocument, rgb } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { renderPages, type RenderedPage, type RenderOptions } from '../../main/pipeline/render.ts';
+import { imagePagesToPdf } from '../../main/pipeline/searchablePdf.ts';
 import { findScanPages, soleImagePlacement } from '../../main/pipeline/scanPages.ts';
 import { decodeImage, meanDifference } from '../fixtures/pixels.ts';
 
@@ -52,7 +53,21 @@ describe('findScanPages', () => {
     expect([...scans.keys()]).toEqual([1, 2, 3]);
     expect(scans.get(1)).toMatchObject({ widthPx: 1275, heightPx: 1650, rotation: 0 });
     expect(scans.get(3)).toMatchObject({ rotation: 90 });
-    expect((await sharp(scans.get(2)!.jpeg).metadata()).channels).toBe(3);
+    expect(scans.get(2)).toMatchObject({ encoding: 'jpeg', channels: 3 });
+    expect((await sharp(scans.get(2)!.data).metadata()).channels).toBe(3);
+  });
+
+  it('takes Deflate pictures too: bare pixels (pdf-lib) and rows with PNG predictors (Folio\'s image pages)', async () => {
+    const png = await sharp(await scanJpeg('gray')).toColourspace('b-w').png().toBuffer();
+    const doc = await PDFDocument.create();
+    doc.addPage(LETTER).drawImage(await doc.embedPng(png), { x: 0, y: 0, width: LETTER[0], height: LETTER[1] });
+    const withAlpha = await sharp(png).ensureAlpha(0.5).png().toBuffer();
+    doc.addPage(LETTER).drawImage(await doc.embedPng(withAlpha), { x: 0, y: 0, width: LETTER[0], height: LETTER[1] }); // a soft mask: pdf.js
+    expect([...(await findScanPages(await doc.save())).values()].map((s) => s.encoding)).toEqual(['deflate']);
+
+    const own = await findScanPages(await imagePagesToPdf([{ image: png, widthPt: LETTER[0], heightPt: LETTER[1] }]));
+    expect(own.get(1)).toMatchObject({ encoding: 'png', widthPx: 1275, heightPx: 1650, channels: 1 });
+    expect(await sharp(own.get(1)!.data).metadata()).toMatchObject({ format: 'png', width: 1275, height: 1650, channels: 1 });
   });
 
   it('gives no shortcut for a PDF it cannot read, instead of failing', async () => {
@@ -78,13 +93,30 @@ describe('soleImagePlacement', () => {
 describe('rendering a scan page through sharp', () => {
   // Rendering for OCR takes the shortcut; rendering without OCR (the pages with a text layer) is always
   // pdf.js: the same page both ways gives the reference to compare with.
-  for (const [name, colour, rotation] of [['a gray scan', 'gray', 0], ['a colour scan', 'rgb', 0], ['a gray scan shown turned by /Rotate 270', 'gray', 270]] as const) {
+  const cases = [
+    ['a gray JPEG scan', 'gray', 0, 'jpeg'],
+    ['a colour JPEG scan', 'rgb', 0, 'jpeg'],
+    ['a gray JPEG scan shown turned by /Rotate 270', 'gray', 270, 'jpeg'],
+    ['a colour scan as bare Deflate pixels', 'rgb', 0, 'deflate'],
+    ['a gray scan as Deflate with PNG predictors, turned by /Rotate 90', 'gray', 90, 'png'],
+  ] as const;
+  for (const [name, colour, rotation, encoding] of cases) {
     it(`makes the viewer image and thumbnail pdf.js paints, for ${name}`, async () => {
-      const doc = await PDFDocument.create();
-      const page = doc.addPage(LETTER);
-      page.drawImage(await doc.embedJpg(await scanJpeg(colour)), { x: 0, y: 0, width: LETTER[0], height: LETTER[1] });
-      page.setRotation(degrees(rotation));
-      const pdf = await doc.save();
+      const jpeg = await scanJpeg(colour);
+      let pdf: Uint8Array;
+      if (encoding === 'png') {
+        const made = await PDFDocument.load(await imagePagesToPdf([{ image: await sharp(jpeg).png().toBuffer(), widthPt: LETTER[0], heightPt: LETTER[1] }]));
+        made.getPage(0).setRotation(degrees(rotation));
+        pdf = await made.save();
+      } else {
+        const doc = await PDFDocument.create();
+        const page = doc.addPage(LETTER);
+        const picture = encoding === 'jpeg' ? await doc.embedJpg(jpeg) : await doc.embedPng(await sharp(jpeg).png().toBuffer());
+        page.drawImage(picture, { x: 0, y: 0, width: LETTER[0], height: LETTER[1] });
+        page.setRotation(degrees(rotation));
+        pdf = await doc.save();
+      }
+      expect([...(await findScanPages(pdf)).values()].map((s) => s.encoding)).toEqual([encoding]);
       expect((await findScanPages(pdf)).size).toBe(1);
 
       const [viaSharp] = await renderAll(pdf, { ocr: true });
@@ -99,7 +131,7 @@ describe('rendering a scan page through sharp', () => {
       }
       // The OCR image: 300 dpi, one gray channel, upright as the page is shown.
       const ocr = await sharp(viaSharp.ocr!.png).metadata();
-      expect([ocr.width, ocr.height, ocr.channels]).toEqual(rotation === 270 ? [3300, 2550, 1] : [2550, 3300, 1]);
+      expect([ocr.width, ocr.height, ocr.channels]).toEqual(rotation % 180 ? [3300, 2550, 1] : [2550, 3300, 1]);
     });
   }
 });

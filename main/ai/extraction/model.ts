@@ -48,17 +48,25 @@ export class NothingToLearn extends Error {
   }
 }
 
-/** Documents in a fixed order, by id: the folds of the span stage and the forests' bootstrap samples depend
- * on the order, so the same documents listed in another order train the same model. */
-function byId(a: TrainingDocument, b: TrainingDocument): number {
-  if (typeof a.id === 'number' && typeof b.id === 'number') return a.id - b.id;
-  const [x, y] = [String(a.id), String(b.id)];
-  return x < y ? -1 : x > y ? 1 : 0;
+/** Documents in a fixed order, by a hash of their text (then their id): the folds of the span stage and the
+ * forests' bootstrap samples depend on the order, so the same documents train the same model however they
+ * are listed, even when their ids differ (documents uploaded side by side take ids in any order). */
+function trainingOrder(docs: readonly TrainingDocument[]): TrainingDocument[] {
+  const keyed = docs.map((d) => ({ d, hash: textHash(d.text), id: String(d.id) }));
+  keyed.sort((a, b) => a.hash - b.hash || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return keyed.map((k) => k.d);
+}
+
+/** FNV-1a over the UTF-16 code units of a text. */
+function textHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 export function trainExtractionModel(input: readonly TrainingDocument[], schema: ExtractionSchema, options: TrainOptions = {}): ExtractionModel {
   const started = performance.now();
-  const docs = [...input].sort(byId);
+  const docs = trainingOrder(input);
   const progress = options.onProgress ?? (() => {});
   const check = () => {
     if (options.shouldStop?.()) throw new TrainingCancelled();

@@ -9,7 +9,7 @@ import { contextDistances, contextWord, LINES_ABOVE, NEAR_LINES } from './featur
 import { predictForest, type ForestModel } from './forest.ts';
 import { normalize, type DataType } from '../../domain/normalization.ts';
 import { DATE_PATTERNS, parseNumber } from './shape.ts';
-import { tokenHeight, type Token, type TokenizedDocument } from './tokens.ts';
+import { tokenHeight, type Token, type TokenizedDocument, type TokenLine } from './tokens.ts';
 import type { ClassInfo } from './trainingData.ts';
 
 /** A candidate value of one class: a code-point range and the tokens it touches. */
@@ -271,7 +271,7 @@ function dateCandidates(ctx: SpanDocContext): { tokens: Token[]; start: number; 
   return out;
 }
 
-export const SPAN_BASE_FEATURES = 61;
+export const SPAN_BASE_FEATURES = 67;
 
 /** Where a candidate stands among the candidates of its class on the document: ranks compare documents
  * whose token probabilities are all high or all low. */
@@ -384,9 +384,25 @@ export function spanFeatures(ctx: SpanDocContext, c: SpanCandidate, standing: Ca
     ...tokenForm(lastLine.tokens[last.column + 1]),
     ...tokenForm(last),
     c.readable === undefined ? -1 : c.readable ? 1 : 0,
+    // The lines just above and below it: whether they read as its continuation (a name printed over two
+    // lines, "POPULAR BOOK" above "CO. (M) SDN BHD"): their digits, text size against its own, value words.
+    ...neighbourLine(doc.lines[first.lineNo - 1], first.page, meanHeight, isValueWord),
+    ...neighbourLine(doc.lines[last.lineNo + 1], first.page, meanHeight, isValueWord),
   ];
   for (const v of ctx.context[first.index]) row.push(v);
   return Float32Array.from(row);
+}
+
+/** A line next to a candidate: its share of digits, its tallest token over the candidate's mean height,
+ * and its share of the class's value words; -1s when there is no such line on the page. */
+function neighbourLine(line: TokenLine | undefined, page: number, height: number, isValueWord: (t: Token) => boolean): [number, number, number] {
+  if (!line || line.page !== page) return [-1, -1, -1];
+  const chars = line.tokens.flatMap((t) => Array.from(t.text));
+  return [
+    chars.filter((ch) => ch >= '0' && ch <= '9').length / Math.max(1, chars.length),
+    Math.max(...line.tokens.map(tokenHeight)) / height,
+    line.tokens.filter(isValueWord).length / line.tokens.length,
+  ];
 }
 
 /** A token's share of digits and whether it holds a bracket; -1, -1 when there is no token. */
@@ -431,7 +447,7 @@ export function scoreCandidates(model: SpanModel, ctx: SpanDocContext, candidate
 }
 
 /** Columns the ranking stage appends to a candidate's row. */
-export const RANK_FEATURES = 10;
+export const RANK_FEATURES = 12;
 
 /** What a candidate's value is, to tell candidates of one value apart from others: an amount by its
  * number, a date by its normalized date, other text in lower case with white space collapsed. */
@@ -454,7 +470,8 @@ function valueKey(ctx: SpanDocContext, c: SpanCandidate, dataType: string): stri
  * candidates of its class: the score, over the best, its rank, the margin to the best other; how many other
  * candidates read as the same value and their share of the scores (a total printed beside TOTAL and again
  * beside a rounding line votes twice); the best score among candidates that hold it, that it holds, and on
- * its line (a name cut before its registration number against the whole line).
+ * its line (a name cut before its registration number against the whole line); the best score of an amount
+ * a few cents away and whether this one is the rounded of the two.
  */
 export function rankRows(ctx: SpanDocContext, candidates: readonly SpanCandidate[], rows: readonly Float32Array[], scores: readonly number[], dataType: string): Float32Array[] {
   const keys = candidates.map((c) => valueKey(ctx, c, dataType));
@@ -462,7 +479,8 @@ export function rankRows(ctx: SpanDocContext, candidates: readonly SpanCandidate
   const sum = scores.reduce((a, b) => a + b, 0) || 1;
   const sorted = [...scores].sort((a, b) => b - a);
   return candidates.map((c, i) => {
-    let same = 0, sameScore = scores[i], sameMax = -1, holders = -1, held = -1, onLine = -1, others = -1;
+    let same = 0, sameScore = scores[i], sameMax = -1, holders = -1, held = -1, onLine = -1, others = -1, twin = -1, twinRounded = -1;
+    const amount = keys[i].startsWith('n:') ? Number(keys[i].slice(2)) : NaN;
     candidates.forEach((d, j) => {
       if (j === i) return;
       others = Math.max(others, scores[j]);
@@ -474,8 +492,15 @@ export function rankRows(ctx: SpanDocContext, candidates: readonly SpanCandidate
       if (d.start <= c.start && d.end >= c.end) holders = Math.max(holders, scores[j]);
       else if (d.start >= c.start && d.end <= c.end) held = Math.max(held, scores[j]);
       if (d.tokens[0].lineNo === c.tokens[0].lineNo) onLine = Math.max(onLine, scores[j]);
+      // A twin a few cents away (the rounded or the unrounded total): its score, and whether this one is the
+      // rounded of the two.
+      const other = keys[j].startsWith('n:') ? Number(keys[j].slice(2)) : NaN;
+      if (Number.isFinite(amount) && Number.isFinite(other) && other !== amount && Math.abs(other - amount) < 0.05) {
+        twin = Math.max(twin, scores[j]);
+        twinRounded = Math.round(amount * 100) % 5 === 0 ? 1 : 0;
+      }
     });
-    const extra = [scores[i], top > 0 ? scores[i] / top : 0, sorted.indexOf(scores[i]), scores[i] - others, same, sameScore / sum, sameMax, holders, held, onLine];
+    const extra = [scores[i], top > 0 ? scores[i] / top : 0, sorted.indexOf(scores[i]), scores[i] - others, same, sameScore / sum, sameMax, holders, held, onLine, twin, twinRounded];
     const row = new Float32Array(rows[i].length + RANK_FEATURES);
     row.set(rows[i]);
     row.set(extra, rows[i].length);

@@ -241,6 +241,15 @@ describe('training on generated invoices', () => {
       expect(total?.startOffset).not.toBe(declinedPlace.startOffset);
     }
   });
+
+  it('trains the same model from the same documents listed in another order under other ids', () => {
+    const options = { forest: { trees: 10 } };
+    const shuffled = [...train].reverse().map((d, i) => ({ ...d, id: `copy-${i}` }));
+    const a = trainExtractionModel(train, INVOICE_SCHEMA, options);
+    const b = trainExtractionModel(shuffled, INVOICE_SCHEMA, options);
+    expect(b.forest).toEqual(a.forest);
+    expect(b.spans).toEqual(a.spans);
+  });
 });
 
 describe('training in a worker thread', () => {

@@ -13,7 +13,9 @@ import { OcrPool, type OcrPageResult } from '../../main/pipeline/ocr/ocrPool.ts'
 import { ctcGreedy, insideNumber, spaceBreaks } from '../../main/pipeline/ocr/paddle/ctc.ts';
 import { dbBoxes } from '../../main/pipeline/ocr/paddle/dbPostprocess.ts';
 import { minAreaRect } from '../../main/pipeline/ocr/paddle/geometry.ts';
-import { digitWord, halfWidth, letterWord } from '../../main/pipeline/ocr/paddle/reader.ts';
+import { digitWord, halfWidth, letterWord, PaddleReader, withMargins } from '../../main/pipeline/ocr/paddle/reader.ts';
+import { readingOrder } from '../../main/pipeline/ocr/paddle/blocks.ts';
+import { decodeRgb } from '../../main/pipeline/ocr/paddle/raster.ts';
 import { hybridEngine, paddleEngine } from '../../main/pipeline/ocr/paddleEngine.ts';
 import { wasmEngine } from '../../main/pipeline/ocr/wasmEngine.ts';
 import { nativeEngine } from '../../main/pipeline/ocr/nativeEngine.ts';
@@ -220,4 +222,38 @@ describe('the pieces', () => {
     for (const w of ['INV0ICE', 'C0.', 'N0', 'AE0N', 'L0T']) expect(letterWord(w), w).toBe(true);
     for (const w of ['10', 'A10', 'IJ0K1', 'RM50.00', 'ON']) expect(letterWord(w), w).toBe(false);
   });
+});
+
+describe('large lines', () => {
+  it('boxes of lines well above the median height get a margin on every side, the others stay as detected', () => {
+    const line = (h: number) => ({ cx: 100, cy: 50, w: 300, h, ux: 1, uy: 0 });
+    const boxes = [line(20), line(21), line(19), line(40), line(26)];
+    const out = withMargins(boxes, { above: 1.3, grow: 0.05 });
+    expect(out.slice(0, 3)).toEqual(boxes.slice(0, 3));
+    // 40 > 1.3 × 20: 2 pixels more on each side (0.05 × 40), centre and direction kept.
+    expect(out[3]).toEqual({ ...boxes[3], w: 304, h: 44 });
+    // 26 is exactly 1.3 × 20: not above it.
+    expect(out[4]).toEqual(boxes[4]);
+    expect(withMargins([], { above: 1.3, grow: 0.05 })).toEqual([]);
+  });
+
+  it('a heading above smaller print is read from its larger cut, the print as before', async () => {
+    if (paddleMissing()) return;
+    const heading = 'S.H.H. MOTOR SDN. BHD.';
+    const body = ['No. 343, Jalan Kurau, Sungai Rengit', 'Tel: 07-8263254 Fax: 07-8266888', 'Date: 14/03/2019 Time 10:42', 'Thank you please come again'];
+    const drawn = await drawPage([{ text: heading, x: 12, baselineFromTop: 32, size: 24 }, ...body.map((text, i) => ({ text, x: 12, baselineFromTop: 40 + (i + 1) * 16, size: 11 }))], { widthPt: 420, heightPt: 140 });
+    const reader = await PaddleReader.open();
+    try {
+      const img = await decodeRgb(drawn.png);
+      const detected = await reader.detect(img);
+      const lines = readingOrder(await reader.read(img, detected));
+      expect(lines.map((l) => l.words.map((w) => w.text).join(' '))).toEqual([heading, ...body]);
+      // The heading was read in a box larger than the detector's; the print in the detector's own.
+      const headingBox = readingOrder(detected.map((box) => ({ box })))[0].box;
+      expect(lines[0].box.h).toBeCloseTo(headingBox.h * 1.1, 6);
+      for (const l of lines.slice(1)) expect(detected.some((b) => b.h === l.box.h && b.w === l.box.w)).toBe(true);
+    } finally {
+      await reader.close();
+    }
+  }, SLOW);
 });

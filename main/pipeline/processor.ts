@@ -6,6 +6,7 @@
 // end in 111 after the last attempt. What follows (the analysis, or the completion callback) is sent in
 // the transaction that stores the result. The jobs, their worker and their failure rules are registered
 // in main/jobs/registry.ts; this file is their handlers.
+import { buffer } from 'node:stream/consumers';
 import type { Repos } from '../store/repositories/index.ts';
 import type { DocumentRow, JobRow } from '../store/schema.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
@@ -14,7 +15,7 @@ import { DocumentStatus, processingEnded } from '../domain/documentStatus.ts';
 import { JobSetAsideError, type JobContext } from '../jobs/queue.ts';
 import { runPipeline, type PipelineResult } from './documentPipeline.ts';
 import { withoutOcrLayers } from './ocrLayer.ts';
-import { sniff } from './sniff.ts';
+import { imageKind, sniff } from './sniff.ts';
 import { FileRejectedError } from './errors.ts';
 import { readerErrorContext } from './pdfWorkerPool.ts';
 import { OcrPool } from './ocr/ocrPool.ts';
@@ -149,7 +150,8 @@ export class DocumentProcessor {
       const bytes = sniff(source).kind === 'pdf' ? await withoutOcrLayers(new Uint8Array(source.buffer, source.byteOffset, source.byteLength)) : source;
       // A photo is read again by the engine that reads photos, as at its upload: the searchable PDF made
       // from it does not say it was one.
-      const upload = doc.searchable_blob_key ? sniff(await blobs.read(doc.blob_key)).kind : undefined;
+      // Its first bytes say so; the upload itself is not read.
+      const upload = doc.searchable_blob_key ? imageKind(await buffer(await blobs.stream(doc.blob_key, { start: 0, end: 15 }))) : null;
       const uploadedImage = upload === 'jpeg' ? 'jpeg' : upload === 'png' || upload === 'tiff' ? 'png' : undefined;
       result = await runPipeline({
         bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),

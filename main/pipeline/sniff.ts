@@ -46,15 +46,23 @@ const startsWith = (b: Buffer, magic: number[] | string, at = 0) => {
 export function sniff(bytes: Uint8Array): SniffResult {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (b.length === 0) throw new EmptyFileError();
-  if (startsWith(b, [0xff, 0xd8, 0xff])) return detected('jpeg', 'jpeg');
-  if (startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return detected('png', 'png');
-  // Classic and BigTIFF, either byte order.
-  if (['II*\0', 'MM\0*', 'II+\0', 'MM\0+'].some((m) => startsWith(b, m))) return detected('tiff', 'tiff');
+  const image = imageKind(b);
+  if (image) return detected(image, image);
   if (startsWith(b, 'PK\x03\x04')) return detected('office', zipFormat(b));
   if (startsWith(b, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return detected('office', compoundFileFormat(b));
   if (startsWith(b, '{\\rtf')) return detected('office', 'rtf');
   if (pdfHeaderOffset(b) >= 0) return detected('pdf', 'pdf');
   throw new UnsupportedFileError(describeUnknown(b));
+}
+
+/** The image format a file's first bytes announce (its first 8 are enough), or null for any other file. */
+export function imageKind(head: Uint8Array): 'jpeg' | 'png' | 'tiff' | null {
+  const b = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  if (startsWith(b, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  // Classic and BigTIFF, either byte order.
+  if (['II*\0', 'MM\0*', 'II+\0', 'MM\0+'].some((m) => startsWith(b, m))) return 'tiff';
+  return null;
 }
 
 /** Byte offset of the `%PDF-` header (0 for a clean file), or -1 when the first 1 KB has none. */

@@ -48,16 +48,20 @@ function allProcesses(): ProcStat[] {
 
 /** The processes of the tree under `root` (itself included). */
 function treeOf(root: number, all: ProcStat[]): ProcStat[] {
-  const byParent = new Map<number, ProcStat[]>();
-  for (const p of all) byParent.set(p.ppid, [...(byParent.get(p.ppid) ?? []), p]);
+  const byPid = new Map(all.map((p) => [p.pid, p]));
+  const children = new Map<number, ProcStat[]>();
+  for (const p of all) {
+    const siblings = children.get(p.ppid);
+    if (siblings) siblings.push(p);
+    else children.set(p.ppid, [p]);
+  }
   const out: ProcStat[] = [];
-  const walk = (pid: number) => {
-    const self = all.find((p) => p.pid === pid);
-    if (!self) return;
-    out.push(self);
-    for (const child of byParent.get(pid) ?? []) walk(child.pid);
+  const walk = (p: ProcStat | undefined) => {
+    if (!p) return;
+    out.push(p);
+    for (const child of children.get(p.pid) ?? []) walk(child);
   };
-  walk(root);
+  walk(byPid.get(root));
   return out;
 }
 

@@ -115,8 +115,9 @@ export function paperSpread(img: GrayImage): number {
 
 /** Otsu's threshold of the image's histogram: the level that best separates ink from paper. */
 export function otsuThreshold(img: GrayImage): number {
-  const hist = new Float64Array(256);
-  // An indexed loop: iterating the array (for...of) takes nearly twice as long on a 300 dpi page (33 against 18 ms).
+  // Whole counts in an indexed loop: iterating the array (for...of) took nearly twice as long on a 300 dpi
+  // page (33 against 18 ms), and counting in a Float64Array instead of a Uint32Array half as long again.
+  const hist = new Uint32Array(256);
   const { data } = img;
   for (let i = 0; i < data.length; i++) hist[data[i]]++;
   const total = data.length;
@@ -174,13 +175,37 @@ export interface GlyphBox {
 
 /**
  * The blobs of a page shaped like letters: ink (darker than Otsu's threshold) labelled in 8-connected
- * components, kept when 2.5 % of the page high at most, not a long rule, not a speck. Tens of milliseconds
- * for a receipt, no OCR pass.
+ * components, kept when 2.5 % of the page high at most, not a long rule, not a speck. No OCR pass: about
+ * 20 ms for a 300 dpi A4 page (runs of ink, not pixels, are labelled; the pixel by pixel labelling before
+ * took 95 ms and a 35 MB array, on the worker's main thread before every page's OCR).
  */
 export function glyphBoxes(img: GrayImage): GlyphBox[] {
   const { data, width, height } = img;
   const threshold = otsuThreshold(img);
-  const parent = new Int32Array(width * height).fill(-1);
+  // Each row's runs of ink ([start, end) on x), rows one after the other; rowStart[y] is row y's first run.
+  const runs = new GrowingRuns();
+  const rowStart = new Int32Array(height + 1);
+  for (let y = 0; y < height; y++) {
+    rowStart[y] = runs.length;
+    const row = y * width;
+    let x = 0;
+    while (x < width) {
+      while (x < width && data[row + x] > threshold) x++;
+      if (x === width) break;
+      const start = x;
+      while (x < width && data[row + x] <= threshold) x++;
+      runs.push(start, x);
+    }
+  }
+  rowStart[height] = runs.length;
+  const { start, end } = runs;
+  const n = runs.length;
+
+  // Union-find over the runs: a run joins every run of the row above that touches it, diagonals included
+  // (8-connectivity: [s, e) and [s', e') touch when s' <= e and e' >= s). A component's root is its first
+  // run in raster order.
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) parent[i] = i;
   const find = (i: number): number => {
     while (parent[i] !== i) {
       parent[i] = parent[parent[i]];
@@ -188,50 +213,77 @@ export function glyphBoxes(img: GrayImage): GlyphBox[] {
     }
     return i;
   };
-  const union = (a: number, b: number) => {
-    const ra = find(a);
-    const rb = find(b);
-    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-  };
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      if (data[i] > threshold) continue;
-      parent[i] = i;
-      if (x > 0 && parent[i - 1] >= 0) union(i, i - 1);
-      if (y > 0) {
-        const up = i - width;
-        if (parent[up] >= 0) union(i, up);
-        if (x > 0 && parent[up - 1] >= 0) union(i, up - 1);
-        if (x + 1 < width && parent[up + 1] >= 0) union(i, up + 1);
+  for (let y = 1; y < height; y++) {
+    let above = rowStart[y - 1];
+    const aboveEnd = rowStart[y];
+    for (let r = rowStart[y]; r < rowStart[y + 1]; r++) {
+      // Runs above that end left of this one cannot touch it nor any later run of this row.
+      while (above < aboveEnd && end[above] < start[r]) above++;
+      for (let a = above; a < aboveEnd && start[a] <= end[r]; a++) {
+        const ra = find(a);
+        const rr = find(r);
+        if (ra < rr) parent[rr] = ra;
+        else if (rr < ra) parent[ra] = rr;
       }
     }
   }
-  const boxes = new Map<number, GlyphBox & { px: number }>();
+
+  // Each component's box and ink, in the order of its first run (top to bottom, left to right).
+  const slot = new Int32Array(n).fill(-1);
+  const bx0: number[] = [];
+  const by0: number[] = [];
+  const bx1: number[] = [];
+  const by1: number[] = [];
+  const px: number[] = [];
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      if (parent[i] < 0) continue;
-      const r = find(i);
-      const b = boxes.get(r);
-      if (!b) boxes.set(r, { x0: x, y0: y, x1: x, y1: y, px: 1 });
-      else {
-        if (x < b.x0) b.x0 = x;
-        if (x > b.x1) b.x1 = x;
-        b.y1 = y;
-        b.px++;
+    for (let r = rowStart[y]; r < rowStart[y + 1]; r++) {
+      const root = find(r);
+      let b = slot[root];
+      if (b < 0) {
+        b = slot[root] = px.length;
+        bx0.push(start[r]);
+        bx1.push(end[r] - 1);
+        by0.push(y);
+        by1.push(y);
+        px.push(0);
       }
+      if (start[r] < bx0[b]) bx0[b] = start[r];
+      if (end[r] - 1 > bx1[b]) bx1[b] = end[r] - 1;
+      by1[b] = y;
+      px[b] += end[r] - start[r];
     }
   }
   const maxH = Math.max(8, Math.round(Math.max(width, height) * 0.025));
   const out: GlyphBox[] = [];
-  for (const b of boxes.values()) {
-    const h = b.y1 - b.y0 + 1;
-    const w = b.x1 - b.x0 + 1;
-    if (h < 4 || h > maxH || w > 2.5 * h || b.px < 0.15 * w * h) continue;
-    out.push({ x0: b.x0, y0: b.y0, x1: b.x1 + 1, y1: b.y1 + 1 });
+  for (let b = 0; b < px.length; b++) {
+    const h = by1[b] - by0[b] + 1;
+    const w = bx1[b] - bx0[b] + 1;
+    if (h < 4 || h > maxH || w > 2.5 * h || px[b] < 0.15 * w * h) continue;
+    out.push({ x0: bx0[b], y0: by0[b], x1: bx1[b] + 1, y1: by1[b] + 1 });
   }
   return out;
+}
+
+/** Runs of ink as two typed arrays that double when full (a page has tens of thousands of runs). */
+class GrowingRuns {
+  start = new Int32Array(1 << 16);
+  end = new Int32Array(1 << 16);
+  length = 0;
+
+  push(start: number, end: number): void {
+    if (this.length === this.start.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.start = grow(this.start);
+      this.end = grow(this.end);
+    }
+    this.start[this.length] = start;
+    this.end[this.length] = end;
+    this.length++;
+  }
 }
 
 /** The median height (px) of the letter-like blobs: on printed text between the x-height and the capital

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { editDistance, evaluate, nearMissDistance } from '../../main/ai/extraction/evaluate.ts';
 import { predictDocument, trainExtractionModel } from '../../main/ai/extraction/model.ts';
 import { parseModel, serializeModel } from '../../main/ai/extraction/serialize.ts';
-import { spanCandidates, spanContext } from '../../main/ai/extraction/spans.ts';
+import { edgeWord, NO_SPAN_WORDS, spanCandidates, spanContext } from '../../main/ai/extraction/spans.ts';
 import { tokenize } from '../../main/ai/extraction/tokens.ts';
 import type { ClassInfo } from '../../main/ai/extraction/trainingData.ts';
 import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, TrainingAnnotation, TrainingDocument } from '../../main/ai/extraction/types.ts';
@@ -97,7 +97,7 @@ describe('candidate values', () => {
     const tokenized = tokenize(doc);
     // The last line's tokens are the likeliest, the others follow in reading order (only the best are seeds).
     const probabilities = tokenized.tokens.map((t) => (t.lineNo === 2 ? Float64Array.from([0.1, 0.9]) : Float64Array.from([0.5, 0.5])));
-    const ctx = spanContext(tokenized, doc.text, probabilities, { context: [], values: [] });
+    const ctx = spanContext(tokenized, doc.text, probabilities, NO_SPAN_WORDS);
     const texts = (dataType: string, lines: number) =>
       spanCandidates(ctx, 1, info(lines), dataType, []).map((c) => Array.from(doc.text).slice(c.start, c.end).join(''));
     expect(texts('Number', 1)).toEqual(expect.arrayContaining(['60.30', 'RM60.30', 'MAIN STREET', 'STREET 5,']));
@@ -134,6 +134,20 @@ describe('one value per label, chosen among candidates', () => {
     expect(context).toContain('total');
     const file = JSON.parse(serializeModel(model));
     file.spans.words.values.pop();
+    expect(() => parseModel(JSON.stringify(file))).toThrow(/span words/);
+  });
+
+  it('learns the words that values start and end with from the training values themselves', () => {
+    const { starts, ends } = model.spans!.words;
+    const classOf = (labelId: number) => model.classes.findIndex((c) => c.labelId === labelId);
+    // Every company name ends "SDN BHD", every address opens "NO <n>,": learnt, not listed anywhere.
+    expect(ends[classOf(1)]).toContain('bhd');
+    expect(starts[classOf(3)]).toContain('no');
+    // A number or a one-letter word is no edge word; the words are single words.
+    expect([...starts, ...ends].flat().every((w) => /^\p{L}{2,}$/u.test(w))).toBe(true);
+    expect([edgeWord('BHD.'), edgeWord('(M)'), edgeWord('NO.53'), edgeWord('Jalan,')]).toEqual(['bhd', null, null, 'jalan']);
+    const file = JSON.parse(serializeModel(model));
+    file.spans.words.ends.pop();
     expect(() => parseModel(JSON.stringify(file))).toThrow(/span words/);
   });
 

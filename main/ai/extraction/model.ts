@@ -4,7 +4,7 @@
 import { DEFAULT_FOREST, predictForest, trainForest, type ForestModel, type ForestOptions } from './forest.ts';
 import { documentFeatures, learnFeatureConfig } from './features.ts';
 import { DEFAULT_THRESHOLD, selectAnnotations, tokenRuns, type LabelSetLayout, type SelectionModel, type SelectOptions } from './select.ts';
-import { candidateRows, learnSpanWords, rankRows, readable, READABLE_SHARE, typedCandidates, spanCandidates, spanContext, type SpanCandidate, type SpanDocContext, type SpanModel } from './spans.ts';
+import { candidateRows, learnSpanWords, NO_SPAN_WORDS, rankRows, readable, READABLE_SHARE, typedCandidates, spanCandidates, spanContext, type SpanCandidate, type SpanDocContext, type SpanModel } from './spans.ts';
 import { classKey, labelDocuments, type LabelledDocument } from './trainingData.ts';
 import { tokenize } from './tokens.ts';
 import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, ProgressListener, TrainingDocument } from './types.ts';
@@ -12,9 +12,10 @@ import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, Progres
 /** 2: the span forest (spans.ts) and ClassInfo.maxLines. 3: the span stage's own learnt words (context
  * words that tell values from look-alikes, value words) and its amount, edge and text-size features.
  * 4: dates and amounts anywhere on the document as candidates, the form of the tokens at a candidate's
- * edges, and the ranking stage (spans.ts rankRows). Files of other versions are refused (their features
- * differ). */
-export const MODEL_VERSION = 4;
+ * edges, and the ranking stage (spans.ts rankRows). 5: the words a class's values start and end with
+ * (SpanWords starts, ends) and the form of a candidate's own first and last line. Files of other versions
+ * are refused (their features differ). */
+export const MODEL_VERSION = 5;
 
 /** A trained model: what selection reads (schema, features, classes, label set layouts, the span forest:
  * SelectionModel in select.ts) and the token forest with the training's figures. */
@@ -188,7 +189,7 @@ function trainSpanForest(
       const range = { start: Math.min(...ranges.map((r) => r.startOffset)), end: Math.max(...ranges.map((r) => r.endOffset)) };
       gold.set(cls, [...(gold.get(cls) ?? []), range]);
     }
-    const ctx = spanContext(doc, d.text, probs, { context: [], values: [] });
+    const ctx = spanContext(doc, d.text, probs, NO_SPAN_WORDS);
     const byClass = new Map<number, { candidates: SpanCandidate[]; gold: boolean[] }>();
     model.classes.forEach((c, k) => {
       const cls = k + 1;

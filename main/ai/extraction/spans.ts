@@ -97,6 +97,21 @@ export interface SpanWords {
   /** Per class (index cls - 1): words frequent inside its values on many training documents ("sdn", "bhd",
    * "enterprise" in company names): a value's own words, learnt, never a list of whole values. */
   values: string[][];
+  /** Per class: the words its values start with and end with on several training documents ("jalan",
+   * "lot" opening an address, "bhd" or "enterprise" closing a company name): where a value's edges are,
+   * learnt from the labelled values' own first and last words, never a fixed list. */
+  starts: string[][];
+  ends: string[][];
+}
+
+/** Span words of a model that has learnt none (the span stage's first pass, before learnSpanWords). */
+export const NO_SPAN_WORDS: SpanWords = { context: [], values: [], starts: [], ends: [] };
+
+/** A value's edge word: its token in lower case without surrounding punctuation, when it has two letters
+ * or more ("(M)" and "NO.53" are none; "BHD." is "bhd"). */
+export function edgeWord(text: string): string | null {
+  const w = text.toLowerCase().replace(/^[^\p{L}\d]+|[^\p{L}\d]+$/gu, '');
+  return (w.match(/\p{L}/gu) ?? []).length >= 2 && !/\d/.test(w) ? w : null;
 }
 
 export function spanContext(doc: TokenizedDocument, text: string, probabilities: Float64Array[], words: SpanWords): SpanDocContext {
@@ -147,11 +162,17 @@ export function learnSpanWords(perDoc: readonly { doc: TokenizedDocument; byClas
   const minDocs = Math.max(MIN_DOCS, Math.ceil(MIN_DOC_SHARE * perDoc.length));
   const context: Map<string, number>[] = [];
   const values: string[][] = [];
+  const starts: string[][] = [];
+  const ends: string[][] = [];
+  /** Words on at least minDocs documents, the most frequent first. */
+  const frequent = (docs: Map<string, number>) => [...docs].filter(([, n]) => n >= minDocs).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, VALUE_WORDS_PER_CLASS).map(([w]) => w);
   for (let cls = 1; cls <= classes; cls++) {
     const pos = new Map<string, number>();
     const neg = new Map<string, number>();
     const docsWith = new Map<string, number>();
     const valueDocs = new Map<string, number>();
+    const startDocs = new Map<string, number>();
+    const endDocs = new Map<string, number>();
     let positives = 0;
     let negatives = 0;
     for (const { doc, byClass } of perDoc) {
@@ -159,6 +180,8 @@ export function learnSpanWords(perDoc: readonly { doc: TokenizedDocument; byClas
       if (!here) continue;
       const seen = new Set<string>();
       const inValues = new Set<string>();
+      const startsHere = new Set<string>();
+      const endsHere = new Set<string>();
       here.candidates.forEach((c, i) => {
         const words = candidateContextWords(doc, c);
         const counts = here.gold[i] ? pos : neg;
@@ -168,13 +191,20 @@ export function learnSpanWords(perDoc: readonly { doc: TokenizedDocument; byClas
           counts.set(w, (counts.get(w) ?? 0) + 1);
           seen.add(w);
         }
-        if (here.gold[i]) for (const t of c.tokens) {
+        if (!here.gold[i]) return;
+        for (const t of c.tokens) {
           const w = contextWord(t.text);
           if (w !== null) inValues.add(w);
         }
+        const first = edgeWord(c.tokens[0].text);
+        const last = edgeWord(c.tokens[c.tokens.length - 1].text);
+        if (first !== null) startsHere.add(first);
+        if (last !== null) endsHere.add(last);
       });
       for (const w of seen) docsWith.set(w, (docsWith.get(w) ?? 0) + 1);
       for (const w of inValues) valueDocs.set(w, (valueDocs.get(w) ?? 0) + 1);
+      for (const w of startsHere) startDocs.set(w, (startDocs.get(w) ?? 0) + 1);
+      for (const w of endsHere) endDocs.set(w, (endDocs.get(w) ?? 0) + 1);
     }
     const scored = [...docsWith]
       .filter(([, n]) => n >= minDocs)
@@ -182,11 +212,13 @@ export function learnSpanWords(perDoc: readonly { doc: TokenizedDocument; byClas
       .sort((a, b) => b.score - a.score || (a.w < b.w ? -1 : 1))
       .slice(0, CONTEXT_WORDS_PER_CLASS);
     context.push(new Map(scored.map(({ w, score }) => [w, score])));
-    values.push([...valueDocs].filter(([, n]) => n >= minDocs).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, VALUE_WORDS_PER_CLASS).map(([w]) => w));
+    values.push(frequent(valueDocs));
+    starts.push(frequent(startDocs));
+    ends.push(frequent(endDocs));
   }
   const total = new Map<string, number>();
   for (const m of context) for (const [w, s] of m) total.set(w, (total.get(w) ?? 0) + s);
-  return { context: [...total].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_CONTEXT_WORDS).map(([w]) => w), values };
+  return { context: [...total].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_CONTEXT_WORDS).map(([w]) => w), values, starts, ends };
 }
 
 /** Candidates of one class on a document (deduplicated by range). `runs` are the token-level runs of the class. */
@@ -271,7 +303,7 @@ function dateCandidates(ctx: SpanDocContext): { tokens: Token[]; start: number; 
   return out;
 }
 
-export const SPAN_BASE_FEATURES = 67;
+export const SPAN_BASE_FEATURES = 79;
 
 /** Where a candidate stands among the candidates of its class on the document: ranks compare documents
  * whose token probabilities are all high or all low. */
@@ -388,6 +420,14 @@ export function spanFeatures(ctx: SpanDocContext, c: SpanCandidate, standing: Ca
     // lines, "POPULAR BOOK" above "CO. (M) SDN BHD"): their digits, text size against its own, value words.
     ...neighbourLine(doc.lines[first.lineNo - 1], first.page, meanHeight, isValueWord),
     ...neighbourLine(doc.lines[last.lineNo + 1], first.page, meanHeight, isValueWord),
+    // Its edges against the words the class's values start and end with (learnt): a start word first and an
+    // end word last; an end word just after it on its line or ending the next line (a name cut short), a
+    // start word just before it or opening the line above (an address cut short at the top).
+    ...edgeWords(doc, ctx.words, c),
+    // Its own first and last line: digits, a key-value sign, value words ("GST ID : 0004..." below an
+    // address is a line of another field).
+    ...ownLine(c.tokens.filter((t) => t.lineNo === first.lineNo), isValueWord),
+    ...ownLine(c.tokens.filter((t) => t.lineNo === last.lineNo), isValueWord),
   ];
   for (const v of ctx.context[first.index]) row.push(v);
   return Float32Array.from(row);
@@ -402,6 +442,38 @@ function neighbourLine(line: TokenLine | undefined, page: number, height: number
     chars.filter((ch) => ch >= '0' && ch <= '9').length / Math.max(1, chars.length),
     Math.max(...line.tokens.map(tokenHeight)) / height,
     line.tokens.filter(isValueWord).length / line.tokens.length,
+  ];
+}
+
+/** Whether the candidate's edge tokens and the tokens just outside them are start or end words of its
+ * class (SpanWords starts and ends): its first and last token, the tokens just before and after it on its
+ * lines, the first token of the line above and the last of the line below; -1 where there is no such token. */
+function edgeWords(doc: TokenizedDocument, words: SpanWords, c: SpanCandidate): number[] {
+  const starts = new Set(words.starts[c.cls - 1] ?? []);
+  const ends = new Set(words.ends[c.cls - 1] ?? []);
+  const is = (set: Set<string>, t: Token | undefined) => (t ? (set.has(edgeWord(t.text) ?? '') ? 1 : 0) : -1);
+  const first = c.tokens[0];
+  const last = c.tokens[c.tokens.length - 1];
+  const above = doc.lines[first.lineNo - 1];
+  const below = doc.lines[last.lineNo + 1];
+  return [
+    is(starts, first),
+    is(ends, last),
+    is(starts, doc.lines[first.lineNo].tokens[first.column - 1]),
+    is(ends, doc.lines[last.lineNo].tokens[last.column + 1]),
+    is(starts, above?.page === first.page ? above.tokens[0] : undefined),
+    is(ends, below?.page === last.page ? below.tokens[below.tokens.length - 1] : undefined),
+  ];
+}
+
+/** A line's tokens inside a candidate: their share of digits, whether one is a key-value sign (":"), and
+ * their share of the class's value words. */
+function ownLine(tokens: readonly Token[], isValueWord: (t: Token) => boolean): [number, number, number] {
+  const chars = tokens.flatMap((t) => Array.from(t.text));
+  return [
+    chars.filter((ch) => ch >= '0' && ch <= '9').length / Math.max(1, chars.length),
+    tokens.some((t) => /:$|^:/.test(t.text)) ? 1 : 0,
+    tokens.filter(isValueWord).length / Math.max(1, tokens.length),
   ];
 }
 

@@ -240,7 +240,7 @@ function inkRuns(img: GrayImage, threshold: number): InkRuns {
   return { start, end, count, rowStart };
 }
 
-function doubled(a: Int32Array): Int32Array {
+function doubled(a: Int32Array): Int32Array<ArrayBuffer> {
   const b = new Int32Array(a.length * 2);
   b.set(a);
   return b;

@@ -124,6 +124,14 @@ describe('one value per label, chosen among candidates', () => {
     expect(test.map((r) => predictDocument(again, r.doc))).toEqual(predictions);
   });
 
+  it('ranks the candidates of each label with a forest of its own', () => {
+    expect(model.spans!.rankers).toHaveLength(model.classes.length);
+    expect(model.spans!.rankers!.every((r) => r !== null && r.classes === 2)).toBe(true);
+    const file = JSON.parse(serializeModel(model));
+    file.spans.rankers.pop();
+    expect(() => parseModel(JSON.stringify(file))).toThrow(/ranking forests/);
+  });
+
   it("learns the span stage's words from the training values and their look-alikes, never whole values", () => {
     const { values, context } = model.spans!.words;
     const classOf = (labelId: number) => model.classes.findIndex((c) => c.labelId === labelId);

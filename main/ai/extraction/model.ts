@@ -13,7 +13,8 @@ import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, Progres
  * words that tell values from look-alikes, value words) and its amount, edge and text-size features.
  * 4: dates and amounts anywhere on the document as candidates, the form of the tokens at a candidate's
  * edges, and the ranking stage (spans.ts rankRows). 5: the words a class's values start and end with
- * (SpanWords starts, ends) and the form of a candidate's own first and last line. Files of other versions
+ * (SpanWords starts, ends), the form of a candidate's own first and last line, and a ranking forest per
+ * class (SpanModel rankers). Files of other versions
  * are refused (their features differ). */
 export const MODEL_VERSION = 5;
 
@@ -243,22 +244,24 @@ function trainSpanForest(
   if (!sy.some((v) => v === 1)) return null;
   const spanOptions = { ...forestOptions, trees: SPAN_TREES, seed: forestOptions.seed + 101 };
   const forest = trainForest(SX, sy, spanOptions, undefined, () => check());
-  return { forest, words, ranker: trainRanker(groups, SX, sy, folds, spanOptions, check), typed, documentShare: documentsWith.map((n) => n / docs.length) };
+  return { forest, words, rankers: trainRanker(groups, SX, sy, folds, model.classes.length, spanOptions, check), typed, documentShare: documentsWith.map((n) => n / docs.length) };
 }
 
 /**
  * The ranking stage learns from span scores that a span forest gives on documents it has NOT seen (the
  * documents' candidates cross-fitted in folds, as the token probabilities before them): each candidate's
- * row, then how its score compares with its document's other candidates of its class (rankRows).
+ * row, then how its score compares with its document's other candidates of its class (rankRows); a forest
+ * per class (null for a class without values to learn from).
  */
 function trainRanker(
   groups: readonly { doc: number; from: number; to: number; ctx: SpanDocContext; candidates: SpanCandidate[]; dataType: string }[],
   SX: Float32Array[],
   sy: number[],
   folds: number,
+  classes: number,
   options: ForestOptions,
   check: () => void,
-): ForestModel | null {
+): (ForestModel | null)[] | null {
   if (folds < 2) return null;
   const scores = new Float64Array(SX.length);
   for (let f = 0; f < folds; f++) {
@@ -277,7 +280,18 @@ function trainRanker(
     if (g.from === g.to) continue;
     RX.push(...rankRows(g.ctx, g.candidates, SX.slice(g.from, g.to), Array.from(scores.subarray(g.from, g.to)), g.dataType));
   }
-  return trainForest(RX, sy, { ...options, seed: options.seed + 201 }, undefined, () => check());
+  // One ranking forest per class: a company name, an address and a total are told from their look-alikes
+  // by different features, and a forest of its own for each learns them from fewer rows (bench:receipts-dev,
+  // 6 seeds x 3 splits: found 0.863 -> 0.868 against one forest for all classes, address F1 +0.015).
+  return Array.from({ length: classes }, (_, k) => {
+    check();
+    const rows: number[] = [];
+    RX.forEach((r, i) => {
+      if (r[0] === k + 1) rows.push(i);
+    });
+    if (!rows.some((i) => sy[i] === 1)) return null;
+    return trainForest(rows.map((i) => RX[i]), rows.map((i) => sy[i]), { ...options, seed: options.seed + 201 });
+  });
 }
 
 /** Whether the annotation sets of each repeating label set stay on one line (payslip rows) or run over

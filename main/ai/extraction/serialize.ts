@@ -23,7 +23,7 @@ const ModelFile = z.object({
   ),
   labelSetLayouts: z.array(z.object({ labelSetId: Int, multiLine: z.boolean() })),
   forest: ForestSchema,
-  spans: z.object({ forest: ForestSchema, words: z.object({ context: z.array(z.string()), values: z.array(z.array(z.string())), starts: z.array(z.array(z.string())), ends: z.array(z.array(z.string())) }), ranker: ForestSchema.nullable(), typed: z.array(z.boolean()), documentShare: z.array(Num) }).nullable(),
+  spans: z.object({ forest: ForestSchema, words: z.object({ context: z.array(z.string()), values: z.array(z.array(z.string())), starts: z.array(z.array(z.string())), ends: z.array(z.array(z.string())) }), rankers: z.array(ForestSchema.nullable()).nullable(), typed: z.array(z.boolean()), documentShare: z.array(Num) }).nullable(),
   training: z.object({ documents: Int, tokens: Int, annotatedTokens: Int, seconds: Num }),
 });
 
@@ -50,9 +50,13 @@ function checkConsistency(model: ExtractionModel): void {
     if (model.spans.words.values.length !== model.classes.length || model.spans.words.starts.length !== model.classes.length || model.spans.words.ends.length !== model.classes.length || model.spans.typed.length !== model.classes.length || model.spans.documentShare.length !== model.classes.length) throw new InvalidModelFile('the span words and the class list disagree');
     const columns = SPAN_BASE_FEATURES + CONTEXT_COLUMNS * model.spans.words.context.length;
     checkForest(model.spans.forest, columns);
-    if (model.spans.ranker) {
-      if (model.spans.ranker.classes !== 2) throw new InvalidModelFile('the ranking forest must have two classes');
-      checkForest(model.spans.ranker, columns + RANK_FEATURES);
+    if (model.spans.rankers) {
+      if (model.spans.rankers.length !== model.classes.length) throw new InvalidModelFile('the ranking forests and the class list disagree');
+      for (const ranker of model.spans.rankers) {
+        if (!ranker) continue;
+        if (ranker.classes !== 2) throw new InvalidModelFile('a ranking forest must have two classes');
+        checkForest(ranker, columns + RANK_FEATURES);
+      }
     }
   }
 }

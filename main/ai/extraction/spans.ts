@@ -70,8 +70,9 @@ export interface SpanDocContext {
 export interface SpanModel {
   forest: ForestModel;
   words: SpanWords;
-  /** The ranking stage (rankRows): scores the candidates again knowing the other candidates' span scores. */
-  ranker: ForestModel | null;
+  /** The ranking stage (rankRows), a forest per class (index cls - 1; null for a class it could not learn):
+   * scores the candidates again knowing the other candidates' span scores. */
+  rankers: (ForestModel | null)[] | null;
   /** Per class (index cls - 1): its training values read as its data type (READABLE_SHARE of them), so
    * only candidates that read so compete (typedCandidates). */
   typed: boolean[];
@@ -514,8 +515,9 @@ export function scoreCandidates(model: SpanModel, ctx: SpanDocContext, candidate
   if (!candidates.length) return [];
   const rows = candidateRows(ctx, candidates);
   const scores = predictForest(model.forest, rows).map((p) => p[1] ?? 0);
-  if (!model.ranker) return scores;
-  return predictForest(model.ranker, rankRows(ctx, candidates, rows, scores, dataType)).map((p) => p[1] ?? 0);
+  const ranker = model.rankers?.[candidates[0].cls - 1];
+  if (!ranker) return scores;
+  return predictForest(ranker, rankRows(ctx, candidates, rows, scores, dataType)).map((p) => p[1] ?? 0);
 }
 
 /** Columns the ranking stage appends to a candidate's row. */

@@ -10,10 +10,10 @@ import { knownEngines, selectEngine } from '../../main/pipeline/ocr/engine.ts';
 import { paddleMissing } from '../../main/pipeline/ocr/paddle/models.ts';
 import { findNativeTesseract } from '../../main/pipeline/ocr/nativeEngine.ts';
 import { OcrPool, type OcrPageResult } from '../../main/pipeline/ocr/ocrPool.ts';
-import { ctcGreedy, insideNumber, spaceBreaks } from '../../main/pipeline/ocr/paddle/ctc.ts';
+import { ctcGreedy, fixedPitchCell, insideNumber, spaceBreaks } from '../../main/pipeline/ocr/paddle/ctc.ts';
 import { dbBoxes } from '../../main/pipeline/ocr/paddle/dbPostprocess.ts';
 import { minAreaRect } from '../../main/pipeline/ocr/paddle/geometry.ts';
-import { digitWord, halfWidth, letterWord, PaddleReader, withMargins } from '../../main/pipeline/ocr/paddle/reader.ts';
+import { digitWord, halfWidth, latinMark, letterWord, PaddleReader, READER_DEFAULTS, withMargins } from '../../main/pipeline/ocr/paddle/reader.ts';
 import { readingOrder } from '../../main/pipeline/ocr/paddle/blocks.ts';
 import { decodeRgb } from '../../main/pipeline/ocr/paddle/raster.ts';
 import { hybridEngine, paddleEngine } from '../../main/pipeline/ocr/paddleEngine.ts';
@@ -185,12 +185,68 @@ describe('the pieces', () => {
   });
 
   it('no word break before a point or comma: it ends the word before it', () => {
-    // "D.I. Y ." read from the ink: the gap before the last point is wide, the point still ends "Y.".
+    // "No. 5 ." read from the ink: the gap before the last point is wide, the point still ends "5.".
     const ink = new Uint8Array(100);
-    const xs = [0, 10, 20, 30, 56, 76];
-    for (const [i, x] of xs.entries()) if ('D.I.Y.'[i] !== '.') ink.fill(1, x, x + 6);
-    const chars = xs.map((x, i) => ({ text: 'D.I.Y.'[i], center: x + 3, prob: 1 }));
-    expect(spaceBreaks(chars, { line: 30, letters: 20 }, ink, { pitch: 10, inkGap: 0.4 })).toEqual([false, false, false, false, true, false]);
+    const xs = [0, 10, 20, 46, 72];
+    for (const [i, x] of xs.entries()) if ('No.5.'[i] !== '.') ink.fill(1, x, x + 6);
+    const chars = xs.map((x, i) => ({ text: 'No.5.'[i], center: x + 3, prob: 1 }));
+    expect(spaceBreaks(chars, { line: 30, letters: 20 }, ink, { pitch: 10, inkGap: 0.4 })).toEqual([false, false, false, true, false]);
+  });
+
+  it('an initialism holds together after its points, once its first letter starts a word', () => {
+    // "MR D.I. Y." drawn with wide gaps after every point: the letters between points stay with them.
+    const at = (text: string, gaps: number[]) => {
+      const xs: number[] = [];
+      let x = 0;
+      for (let i = 0; i < text.length; i++) {
+        xs.push(x);
+        x += 10 + (gaps[i] ?? 0);
+      }
+      const ink = new Uint8Array(x + 10);
+      for (const [i, p] of xs.entries()) if (text[i] !== '.') ink.fill(1, p, p + 6);
+      return spaceBreaks(xs.map((p, i) => ({ text: text[i], center: p + 3, prob: 1 })), { line: 30, letters: 20 }, ink, { pitch: 10, inkGap: 0.4 });
+    };
+    //                        M  R     D  .  I  .  Y  .
+    expect(at('MRD.I.Y.', [0, 20, 0, 20, 0, 20, 0])).toEqual([false, false, true, false, false, false, false, false]);
+    // "MR.D.I.Y." with a space after "MR.": D is a word's first letter only because of that break.
+    expect(at('MR.D.I.Y.', [0, 0, 20, 0, 20, 0, 20, 0])).toEqual([false, false, false, true, false, false, false, false, false]);
+  });
+
+  it('an ampersand between words stands apart, between single letters it joins them', () => {
+    const tight = (text: string) => {
+      const ink = new Uint8Array(10 * text.length + 10).fill(1);
+      return spaceBreaks([...text].map((t, i) => ({ text: t, center: 10 * i + 5, prob: 1 })), { line: 30, letters: 20 }, ink, { pitch: 10, inkGap: 0.4 });
+    };
+    expect(tight('WARE&ELEC').map((b, i) => (b ? i : -1)).filter((i) => i >= 0)).toEqual([4, 5]);
+    expect(tight('T&C').some(Boolean)).toBe(false);
+  });
+
+  it('a fixed-pitch line breaks by its cells, not by the unlit columns around a narrow letter', () => {
+    // "World Sdn" in a 28-pixel cell: the centres fall on 4-pixel steps, so 24 and 32 alternate; a narrow "l"
+    // leaves 20 unlit columns on either side, yet only the empty cell is a space.
+    const text = 'WorldSdn';
+    const centres = [14, 38, 70, 94, 126, 182, 206, 238];
+    const ink = new Uint8Array(260);
+    for (const [i, c] of centres.entries()) if (text[i] === 'l') ink.fill(1, c - 1, c + 1);
+    else ink.fill(1, c - 10, c + 10);
+    const chars = centres.map((c, i) => ({ text: text[i], center: c, prob: 1 }));
+    const fixedPitch = READER_DEFAULTS.spacing.fixedPitch!;
+    expect(fixedPitchCell(chars, fixedPitch)).toBe(28);
+    const words = (breaks: boolean[]) => [...text].map((t, i) => (breaks[i] ? ' ' : '') + t).join('');
+    expect(words(spaceBreaks(chars, { line: 48, letters: 30 }, ink, { pitch: 0.7, inkGap: 0.4 }))).toBe('Wor l d Sdn');
+    expect(words(spaceBreaks(chars, { line: 48, letters: 30 }, ink, { pitch: 0.7, inkGap: 0.4, fixedPitch }))).toBe('World Sdn');
+    // A proportional line (distances of many sizes) is not fixed-pitch.
+    expect(fixedPitchCell([0, 9, 30, 38, 61, 70, 95].map((c, i) => ({ text: 'abcdefg'[i], center: c, prob: 1 })), fixedPitch)).toBeUndefined();
+    // Between two digits the ink must agree: an amount in a fixed-pitch line is not split by a wide cell.
+    const amount = [0, 28, 56, 84, 112, 168].map((c, i) => ({ text: '174.90'[i], center: c + 14, prob: 1 }));
+    const solid = new Uint8Array(200).fill(1);
+    expect(fixedPitchCell(amount, fixedPitch)).toBe(28);
+    expect(spaceBreaks(amount, { line: 48, letters: 30 }, solid, { pitch: 0.7, inkGap: 0.4, fixedPitch }).some(Boolean)).toBe(false);
+  });
+
+  it('a middle dot read between Latin words is the space it stands for', () => {
+    expect([...'AL·SDN'].map(latinMark).join('')).toBe('AL SDN');
+    expect(latinMark('.')).toBe('.');
   });
 
   it('a bracket opened after a word starts a new word, whatever the ink says', () => {

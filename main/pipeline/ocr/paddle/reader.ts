@@ -4,7 +4,7 @@
 // Everything is local files: nothing is fetched at run time.
 import fs from 'node:fs';
 import * as ort from 'onnxruntime-node';
-import { ctcGreedy, neverBreaks, spaceBreaks, type PlacedChar, type SpacingOptions } from './ctc.ts';
+import { ctcGreedy, spaceBreaks, type PlacedChar, type SpacingOptions } from './ctc.ts';
 import { dbBoxes, type DbOptions, type DetectedBox } from './dbPostprocess.ts';
 import type { RotatedBox } from './geometry.ts';
 import { paddleModelFiles } from './models.ts';
@@ -29,7 +29,10 @@ export const READER_DEFAULTS: ReaderOptions = {
   // (0.45: 221 and 1067; without those two rules at best 249 and 1026 at 0.40, 257 and 1036 at 0.45), and
   // with a break before every bracket opened after a word 182 and 1088,
   // against 1037 and 682 with the model's own spaces only; centre distances alone at best 513 and 978.
-  spacing: { inkGap: 0.4, pitch: 0.7 },
+  // A line is fixed-pitch when 0.95 of its centre distances are whole cells within a quarter cell (6
+  // characters or more), and breaks there beyond 1.5 cells: on the same receipts 145 wrong breaks became
+  // 128 (0.9 of them: 136; within 0.2 of a cell: 134; beyond 1.65 cells: 128, 1.8: 130).
+  spacing: { inkGap: 0.4, pitch: 0.7, fixedPitch: { regular: 0.95, tolerance: 0.25, minChars: 6, space: 1.5 } },
   // The detector's boxes fit large print tightly (a heading's last point or a letter's edge falls outside);
   // a margin all round (about what an unclip ratio of 1.75 instead of 1.5 gives) reads headings better,
   // while the same margin on every line made small print smaller in the recognizer's 48-pixel input and
@@ -155,7 +158,7 @@ export class PaddleReader {
         const modelSpaces = new Set<number>();
         for (const c of decoded) {
           // The last class is the space the model was trained with; the others index the dictionary.
-          const text = c.index === classes - 1 ? ' ' : halfWidth(this.dictionary[c.index - 1] ?? '');
+          const text = c.index === classes - 1 ? ' ' : latinMark(halfWidth(this.dictionary[c.index - 1] ?? ''));
           if (text.trim() === '') {
             modelSpaces.add(chars.length);
             continue;
@@ -221,8 +224,7 @@ export class PaddleReader {
 export function toWords(r: RawLine, spacing: SpacingOptions): ReadWord[] {
   const { chars, image } = r;
   const mask = inkMask(image);
-  const breaks = spaceBreaks(chars, { line: image.height, letters: mask ? inkHeight(mask, image.width, image.height) : image.height }, r.ink, spacing);
-  for (const i of r.modelSpaces) if (i > 0 && i < chars.length && !neverBreaks(chars, i)) breaks[i] = true;
+  const breaks = spaceBreaks(chars, { line: image.height, letters: mask ? inkHeight(mask, image.width, image.height) : image.height }, r.ink, spacing, r.modelSpaces);
   const groups: PlacedChar[][] = [];
   chars.forEach((c, i) => {
     if (i === 0 || breaks[i]) groups.push([]);
@@ -296,6 +298,15 @@ export function halfWidth(ch: string): string {
   if (ch.length === 1 && code >= 0xff01 && code <= 0xff5e) return String.fromCharCode(code - 0xfee0);
   if (ch === '\u3000') return ' ';
   return ch;
+}
+
+/**
+ * A middle dot ("·", "・") read on a Latin receipt is a speck between two words ("INTERNATIONAL·SDN"): the
+ * transcripts of the development receipts hold none. It becomes the space it stands for (a word break,
+ * unless a number or initialism holds the neighbours together). Other characters are returned as they are.
+ */
+export function latinMark(ch: string): string {
+  return ch === '\u00b7' || ch === '\u30fb' ? ' ' : ch;
 }
 
 /**

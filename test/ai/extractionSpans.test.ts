@@ -124,12 +124,16 @@ describe('one value per label, chosen among candidates', () => {
     expect(test.map((r) => predictDocument(again, r.doc))).toEqual(predictions);
   });
 
-  it('ranks the candidates of each label with a forest of its own', () => {
-    expect(model.spans!.rankers).toHaveLength(model.classes.length);
-    expect(model.spans!.rankers!.every((r) => r !== null && r.classes === 2)).toBe(true);
-    const file = JSON.parse(serializeModel(model));
-    file.spans.rankers.pop();
-    expect(() => parseModel(JSON.stringify(file))).toThrow(/ranking forests/);
+  it('scores and ranks the candidates of each label with forests of its own', () => {
+    for (const forests of [model.spans!.forests, model.spans!.rankers!]) {
+      expect(forests).toHaveLength(model.classes.length);
+      expect(forests.every((f) => f !== null && f.classes === 2)).toBe(true);
+    }
+    for (const [part, message] of [['forests', /span forests/], ['rankers', /ranking forests/]] as const) {
+      const file = JSON.parse(serializeModel(model));
+      file.spans[part].pop();
+      expect(() => parseModel(JSON.stringify(file))).toThrow(message);
+    }
   });
 
   it("learns the span stage's words from the training values and their look-alikes, never whole values", () => {

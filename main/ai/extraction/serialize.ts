@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CONTEXT_COLUMNS, featureNames } from './features.ts';
 import { RANK_FEATURES, SPAN_BASE_FEATURES } from './spans.ts';
 import { MODEL_VERSION, type ExtractionModel } from './model.ts';
+import type { ForestModel } from './forest.ts';
 import { checkForest, ForestSchema, Int, InvalidModelFile, Num, readModelFile, writeModelFile } from '../modelFile.ts';
 
 export const MODEL_FORMAT = 'folio-extraction-model';
@@ -23,7 +24,7 @@ const ModelFile = z.object({
   ),
   labelSetLayouts: z.array(z.object({ labelSetId: Int, multiLine: z.boolean() })),
   forest: ForestSchema,
-  spans: z.object({ forest: ForestSchema, words: z.object({ context: z.array(z.string()), values: z.array(z.array(z.string())), starts: z.array(z.array(z.string())), ends: z.array(z.array(z.string())) }), rankers: z.array(ForestSchema.nullable()).nullable(), typed: z.array(z.boolean()), documentShare: z.array(Num) }).nullable(),
+  spans: z.object({ forests: z.array(ForestSchema.nullable()), words: z.object({ context: z.array(z.string()), values: z.array(z.array(z.string())), starts: z.array(z.array(z.string())), ends: z.array(z.array(z.string())) }), rankers: z.array(ForestSchema.nullable()).nullable(), typed: z.array(z.boolean()), documentShare: z.array(Num) }).nullable(),
   training: z.object({ documents: Int, tokens: Int, annotatedTokens: Int, seconds: Num }),
 });
 
@@ -46,17 +47,19 @@ function checkConsistency(model: ExtractionModel): void {
   if (model.forest.classes !== model.classes.length + 1) throw new InvalidModelFile('the forest and the class list disagree');
   checkForest(model.forest, featureNames(model.features).length);
   if (model.spans) {
-    if (model.spans.forest.classes !== 2) throw new InvalidModelFile('the span forest must have two classes');
     if (model.spans.words.values.length !== model.classes.length || model.spans.words.starts.length !== model.classes.length || model.spans.words.ends.length !== model.classes.length || model.spans.typed.length !== model.classes.length || model.spans.documentShare.length !== model.classes.length) throw new InvalidModelFile('the span words and the class list disagree');
     const columns = SPAN_BASE_FEATURES + CONTEXT_COLUMNS * model.spans.words.context.length;
-    checkForest(model.spans.forest, columns);
-    if (model.spans.rankers) {
-      if (model.spans.rankers.length !== model.classes.length) throw new InvalidModelFile('the ranking forests and the class list disagree');
-      for (const ranker of model.spans.rankers) {
-        if (!ranker) continue;
-        if (ranker.classes !== 2) throw new InvalidModelFile('a ranking forest must have two classes');
-        checkForest(ranker, columns + RANK_FEATURES);
-      }
-    }
+    checkPerClass(model.spans.forests, model.classes.length, columns, 'span');
+    if (model.spans.rankers) checkPerClass(model.spans.rankers, model.classes.length, columns + RANK_FEATURES, 'ranking');
+  }
+}
+
+/** A forest per class (or null), each with two classes (value or not) over `columns` columns. */
+function checkPerClass(forests: readonly (ForestModel | null)[], classes: number, columns: number, what: string): void {
+  if (forests.length !== classes) throw new InvalidModelFile(`the ${what} forests and the class list disagree`);
+  for (const forest of forests) {
+    if (!forest) continue;
+    if (forest.classes !== 2) throw new InvalidModelFile(`a ${what} forest must have two classes`);
+    checkForest(forest, columns);
   }
 }

@@ -68,7 +68,8 @@ export interface SpanDocContext {
 
 /** The span stage of a model: the forest that scores candidates and the words it reads. */
 export interface SpanModel {
-  forest: ForestModel;
+  /** Per class (index cls - 1): the forest that scores its candidates, null for a class it could not learn. */
+  forests: (ForestModel | null)[];
   words: SpanWords;
   /** The ranking stage (rankRows), a forest per class (index cls - 1; null for a class it could not learn):
    * scores the candidates again knowing the other candidates' span scores. */
@@ -514,7 +515,10 @@ export function candidateRows(ctx: SpanDocContext, candidates: readonly SpanCand
 export function scoreCandidates(model: SpanModel, ctx: SpanDocContext, candidates: readonly SpanCandidate[], dataType: string): number[] {
   if (!candidates.length) return [];
   const rows = candidateRows(ctx, candidates);
-  const scores = predictForest(model.forest, rows).map((p) => p[1] ?? 0);
+  const forest = model.forests[candidates[0].cls - 1];
+  // A class the span stage has no forest for (no value to learn from): the mean token probability.
+  if (!forest) return standings(ctx, candidates).map((s) => s.ratio);
+  const scores = predictForest(forest, rows).map((p) => p[1] ?? 0);
   const ranker = model.rankers?.[candidates[0].cls - 1];
   if (!ranker) return scores;
   return predictForest(ranker, rankRows(ctx, candidates, rows, scores, dataType)).map((p) => p[1] ?? 0);

@@ -291,6 +291,8 @@ describe('large lines', () => {
     // 26 is exactly 1.3 × 20: not above it.
     expect(out[4]).toEqual(boxes[4]);
     expect(withMargins([], { above: 1.3, grow: 0.05 })).toEqual([]);
+    // The median may come from other boxes (the page's strong ones): 26 is large beside lines of 18.
+    expect(withMargins(boxes, { above: 1.3, grow: 0.05 }, [line(18), line(18)])[4]).toEqual({ ...boxes[4], w: 302.6, h: 28.6 });
   });
 
   it('a heading above smaller print is read from its larger cut, the print as before', async () => {
@@ -311,5 +313,26 @@ describe('large lines', () => {
     } finally {
       await reader.close();
     }
+  }, SLOW);
+});
+
+describe('weak lines', () => {
+  it('a box the detector scores weakly is kept when its line reads surely, dropped when it does not', async () => {
+    if (paddleMissing()) return;
+    const body = ['No. 343, Jalan Kurau, Sungai Rengit', 'Tel: 07-8263254 Fax: 07-8266888', 'Thank you please come again'];
+    const drawn = await drawPage(body.map((text, i) => ({ text, x: 12, baselineFromTop: (i + 1) * 18, size: 11 })), { widthPt: 300, heightPt: 70 });
+    const img = await decodeRgb(drawn.png);
+    // A strong-box threshold no line reaches makes every line weak: they stand or fall by their reading.
+    const read = async (confidence: number) => {
+      const reader = await PaddleReader.open({ db: { boxThreshold: 0.999 }, weakLines: { floor: 0.3, confidence } });
+      try {
+        expect(await reader.detect(img)).toEqual([]);
+        return readingOrder(await reader.readPage(img)).map((l) => l.words.map((w) => w.text).join(' '));
+      } finally {
+        await reader.close();
+      }
+    };
+    expect(await read(0.9)).toEqual(body);
+    expect(await read(1.01)).toEqual([]);
   }, SLOW);
 });

@@ -38,7 +38,7 @@ lowerThisWorkerThread();
 
 async function handle(reader: PaddleReader, req: PaddleRequest): Promise<PaddleReply> {
   const img = await decodeRgb(req.png);
-  if (req.type === 'read') return { id: req.id, ok: true, result: linesToBlocks(await reader.read(img, await reader.detect(img))) };
+  if (req.type === 'read') return { id: req.id, ok: true, result: linesToBlocks(await reader.readPage(img)) };
   if (req.type === 'orient') return { id: req.id, ok: true, result: await reader.orientation(img) };
   const strip = buildStrip(img, await reader.detect(img), req.rowHeight);
   const png = await sharp(strip.gray, { raw: { width: strip.width, height: strip.height, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();

@@ -4,7 +4,7 @@
 // its label, as scans often read a row.
 import { describe, expect, it } from 'vitest';
 import { editDistance, evaluate, nearMissDistance } from '../../main/ai/extraction/evaluate.ts';
-import { predictDocument, trainExtractionModel } from '../../main/ai/extraction/model.ts';
+import { acceptanceScores, predictDocument, trainExtractionModel } from '../../main/ai/extraction/model.ts';
 import { parseModel, serializeModel } from '../../main/ai/extraction/serialize.ts';
 import { edgeWord, NO_SPAN_WORDS, spanCandidates, spanContext } from '../../main/ai/extraction/spans.ts';
 import { tokenize } from '../../main/ai/extraction/tokens.ts';
@@ -173,6 +173,49 @@ describe('one value per label, chosen among candidates', () => {
     expect(right(4, 'total')).toBeGreaterThanOrEqual(8);
     expect(right(2, 'date')).toBeGreaterThanOrEqual(9);
     expect(right(1, 'company')).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('acceptance scores', () => {
+  // Per group (a document's candidates of one class): its rows' scores and which row is the value.
+  const groups = (list: { cls: number; scores: number[]; value: number }[]) => {
+    const scores: number[] = [];
+    const sy: number[] = [];
+    const out = list.map((g) => {
+      const from = scores.length;
+      g.scores.forEach((v, i) => {
+        scores.push(v);
+        sy.push(i === g.value ? 1 : 0);
+      });
+      return { from, to: scores.length, candidates: g.scores.map(() => ({ cls: g.cls })) };
+    });
+    return { out, scores, sy };
+  };
+
+  it('stand just above the wrong best candidates that scored below every right one, per class', () => {
+    const { out, scores, sy } = groups([
+      { cls: 1, scores: [0.6, 0.1], value: 0 },
+      { cls: 1, scores: [0.5], value: 0 },
+      // No value on this document (value -1): its best candidate is wrong, below the right ones.
+      { cls: 1, scores: [0.2, 0.15], value: -1 },
+      // Wrong above the lowest right one: no cut could drop it without a right one.
+      { cls: 1, scores: [0.3, 0.7], value: 0 },
+      { cls: 2, scores: [0.4, 0.2], value: 0 },
+      { cls: 2, scores: [0.1, 0.5], value: 0 },
+    ]);
+    const [first, second] = acceptanceScores(out, scores, sy, 2);
+    expect(first).toBeGreaterThan(0.2);
+    expect(first).toBeLessThan(0.21);
+    // Class 2's one wrong best candidate (0.5, over the value's 0.1) scored above its right one (0.4): no cut.
+    expect(second).toBe(0);
+  });
+
+  it('are learnt with the model and kept in its file', () => {
+    const train = Array.from({ length: 30 }, (_, n) => receipt(n, TRAIN_WORDS, 3));
+    const model = trainExtractionModel(train.map((r) => r.doc), SCHEMA);
+    expect(model.spans!.minScores).toHaveLength(model.classes.length);
+    expect(model.spans!.minScores.every((m) => m >= 0 && m <= 1)).toBe(true);
+    expect(parseModel(serializeModel(model)).spans!.minScores).toEqual(model.spans!.minScores);
   });
 });
 

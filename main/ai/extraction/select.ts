@@ -132,7 +132,8 @@ interface Chosen {
  * stage's decision (a run of it reached the label's threshold): the span forest only learnt to rank the
  * candidates of documents that have the value, so its scores say which, not whether; except for a label
  * that training found on nearly every document (EXPECTED_SHARE), which is taken when its best candidate
- * scores PRESENT_SCORE and the label's threshold. */
+ * scores PRESENT_SCORE and the label's threshold; any other label's best candidate must also reach the
+ * label's acceptance score learnt in training (SpanModel minScores). */
 function chooseSpans(
   model: SelectionModel,
   spans: SpanModel,
@@ -160,6 +161,8 @@ function chooseSpans(
     if (!order.length) return;
     const top = scores[order[0]];
     if (!present.has(cls) && (top < PRESENT_SCORE || top < thresholdOf(cls))) return;
+    // A label not expected on nearly every document must reach its acceptance score (model.ts acceptanceScores).
+    if (!expected && top < (spans.minScores[k] ?? 0)) return;
     const picked: SpanCandidate[] = [];
     for (const i of order) {
       if (picked.length && (!c.repeatsInSet || scores[i] < REPEAT_FRACTION * top)) break;

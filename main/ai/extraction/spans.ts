@@ -74,6 +74,8 @@ export interface SpanModel {
   /** The ranking stage (rankRows), a forest per class (index cls - 1; null for a class it could not learn):
    * scores the candidates again knowing the other candidates' span scores. */
   rankers: (ForestModel | null)[] | null;
+  /** Per class: the score its best candidate must reach to be taken (model.ts acceptanceScores), 0 for any. */
+  minScores: number[];
   /** Per class (index cls - 1): its training values read as its data type (READABLE_SHARE of them), so
    * only candidates that read so compete (typedCandidates). */
   typed: boolean[];

@@ -64,6 +64,8 @@ export interface SpanDocContext {
   words: SpanWords;
   /** Per token the distances to the span forest's context words (features.ts contextDistances). */
   context: Float64Array[];
+  /** The words' per-class lists as sets, made once per document rather than per candidate. */
+  wordSets: { values: Set<string>[]; starts: Set<string>[]; ends: Set<string>[] };
 }
 
 /** The span stage of a model: the forest that scores candidates and the words it reads. */
@@ -132,7 +134,9 @@ export function spanContext(doc: TokenizedDocument, text: string, probabilities:
   const medianHeight = heights.length ? heights[heights.length >> 1] : 1;
   const lineHeights = doc.lines.map((l) => Math.max(...l.tokens.map(tokenHeight))).sort((a, b) => a - b);
   const context = contextDistances(doc, { vocabulary: words.context, shapes: [], linesAbove: LINES_ABOVE });
-  return { doc, cps: Array.from(text), probabilities, argmax, amounts, amountLines: found, medianHeight, lineHeights, words, context };
+  const sets = (lists: string[][]) => lists.map((l) => new Set(l));
+  const wordSets = { values: sets(words.values), starts: sets(words.starts), ends: sets(words.ends) };
+  return { doc, cps: Array.from(text), probabilities, argmax, amounts, amountLines: found, medianHeight, lineHeights, words, context, wordSets };
 }
 
 /** Context words of a candidate while learning: left of it on its first line and anywhere on the
@@ -350,7 +354,7 @@ export function spanFeatures(ctx: SpanDocContext, c: SpanCandidate, standing: Ca
   const lines = new Set(c.tokens.map((t) => t.lineNo)).size;
   const meanHeight = c.tokens.reduce((s, t) => s + tokenHeight(t), 0) / c.tokens.length;
   const rows = doc.linesPerPage[first.page] ?? 1;
-  const valueWords = new Set(ctx.words.values[c.cls - 1] ?? []);
+  const valueWords = ctx.wordSets.values[c.cls - 1] ?? new Set<string>();
   const isValueWord = (t: Token) => valueWords.has(contextWord(t.text) ?? '');
   const valueWordOrAbsent = (t: Token | undefined) => (t ? (isValueWord(t) ? 1 : 0) : -1);
   const next = doc.lines[last.lineNo + 1];
@@ -427,7 +431,7 @@ export function spanFeatures(ctx: SpanDocContext, c: SpanCandidate, standing: Ca
     // Its edges against the words the class's values start and end with (learnt): a start word first and an
     // end word last; an end word just after it on its line or ending the next line (a name cut short), a
     // start word just before it or opening the line above (an address cut short at the top).
-    ...edgeWords(doc, ctx.words, c),
+    ...edgeWords(ctx, c),
     // Its own first and last line: digits, a key-value sign, value words ("GST ID : 0004..." below an
     // address is a line of another field).
     ...ownLine(c.tokens.filter((t) => t.lineNo === first.lineNo), isValueWord),
@@ -452,9 +456,10 @@ function neighbourLine(line: TokenLine | undefined, page: number, height: number
 /** Whether the candidate's edge tokens and the tokens just outside them are start or end words of its
  * class (SpanWords starts and ends): its first and last token, the tokens just before and after it on its
  * lines, the first token of the line above and the last of the line below; -1 where there is no such token. */
-function edgeWords(doc: TokenizedDocument, words: SpanWords, c: SpanCandidate): number[] {
-  const starts = new Set(words.starts[c.cls - 1] ?? []);
-  const ends = new Set(words.ends[c.cls - 1] ?? []);
+function edgeWords(ctx: SpanDocContext, c: SpanCandidate): number[] {
+  const doc = ctx.doc;
+  const starts = ctx.wordSets.starts[c.cls - 1] ?? new Set<string>();
+  const ends = ctx.wordSets.ends[c.cls - 1] ?? new Set<string>();
   const is = (set: Set<string>, t: Token | undefined) => (t ? (set.has(edgeWord(t.text) ?? '') ? 1 : 0) : -1);
   const first = c.tokens[0];
   const last = c.tokens[c.tokens.length - 1];

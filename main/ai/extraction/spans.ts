@@ -2,9 +2,10 @@
 // invoice date, an address): candidate values of several forms are generated around the tokens the token
 // forest likes (sub-ranges of a line, blocks of whole lines, a date or an amount inside a token) and every
 // date of the document for a Date label, each is described (the token probabilities inside and just outside,
-// its form read by data type, where it stands, its text size, context words) and a second forest scores it;
-// a ranking forest scores the candidates again against each other (rankRows); the best candidate per label
-// wins. Pure.
+// its form read by data type, where it stands, its text size, context words, the words the label's values
+// start and end with) and a second forest, the label's own, scores it; a ranking forest of the label's own
+// scores the candidates again against each other (rankRows); the best candidate per label wins when it
+// reaches the label's acceptance score (select.ts). Pure.
 import { contextDistances, contextWord, LINES_ABOVE, NEAR_LINES } from './features.ts';
 import { predictForest, type ForestModel } from './forest.ts';
 import { normalize, type DataType } from '../../domain/normalization.ts';

@@ -5,6 +5,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { glyphBoxes, otsuThreshold, type GlyphBox, type GrayImage } from '../../main/pipeline/ocr/preprocess.ts';
 import { bodyText, drawPage } from '../helpers/ocrPages.ts';
+// The project's seeded generator (mulberry32), so a failure reproduces.
+import { random } from '../../main/ai/extraction/forest.ts';
 
 /** The specification: ink pixels flood-filled in 8-connected components, found in raster order, kept by the same rules. */
 function floodFillBoxes(img: GrayImage): GlyphBox[] {
@@ -39,17 +41,6 @@ function floodFillBoxes(img: GrayImage): GlyphBox[] {
     out.push({ x0, y0, x1: x1 + 1, y1: y1 + 1 });
   }
   return out;
-}
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('glyphBoxes', () => {

@@ -62,6 +62,16 @@ export async function waitUntilProcessed(c: BenchClient, project: number, ids: n
   }
 }
 
+/** When the last of `ids` was last changed (its updated_at, epoch ms): for a document just processed, when
+ * the worker finished it, by the server's clock (the bench's own on one machine), whatever the poll's step. */
+export async function lastChange(c: BenchClient, project: number, ids: number[]): Promise<number> {
+  const wanted = new Set(ids);
+  const list = await c.call('GET', `/api/v3/documents/?project=${project}&limit=1000&fields=id,updated_at`);
+  const times = (list.results as { id: number; updated_at: string }[]).filter((d) => wanted.has(d.id)).map((d) => Date.parse(d.updated_at));
+  if (times.length !== wanted.size || times.some(Number.isNaN)) throw new Error(`the list gave ${times.length} update times for ${wanted.size} documents`);
+  return Math.max(...times);
+}
+
 /**
  * A project with a category and 10 labels in a repeating label set, and one processed born-digital page
  * (60 lines of text) carrying `count` annotations, checked through the detail itself. Returns the

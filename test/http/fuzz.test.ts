@@ -4,24 +4,13 @@
 // with a status below 500 and stay healthy afterwards. The same seed gives the same requests on every
 // run, so a failure names a request that can be replayed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { random } from '../../main/ai/extraction/forest.ts';
 import { allRoutes } from '../../main/http/routes/index.ts';
 import { ADMIN, startTestServer, type TestServer } from '../helpers/testServer.ts';
 import { created, makeTaxonomy, pdfWithText, upload, type Taxonomy } from '../helpers/documentFixtures.ts';
 
 const SEED = 20261124;
 const REQUESTS = 420;
-
-/** mulberry32: a small, fast PRNG whose sequence depends only on the seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let s: TestServer;
 let t: Taxonomy;
@@ -70,7 +59,7 @@ describe('the 500s the fuzzing of the last round found, each answered as a clien
 
 describe('fuzz: generated requests against every route', () => {
   it(`answers ${REQUESTS} generated requests (seed ${SEED}) without a 5xx and stays healthy`, async () => {
-    const rnd = prng(SEED);
+    const rnd = random(SEED); // the project's seeded generator: the same requests on every run
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
     const ids = () => pick(['1', '0', '-1', String(docId), String(t.project), String(t.category), '99999999', '100000000000000000000', 'abc', '1.5', '%00', '__proto__', '1e3', ' 2']);
 

@@ -69,9 +69,9 @@ export const READER_DEFAULTS: ReaderOptions = {
   // page images: only the narrower letters and the toned crop gave about half the recall gain; a threshold
   // of 0.9 instead of 0.95 lost it; taking the reading most crops agree on instead of the surest one lost a
   // company; word breaks measured against heights stretched with the letters changed nothing but 0.001 of
-  // recall (lower). The cost is high: on receipts 1-12 a quarter of the lines read below 0.95 (204 of 768),
-  // and a page took 6.2 s instead of 2.8 s in one thread (recognition 2.6 s instead of 1.1 s, the rest the
-  // five crops cut again).
+  // recall (lower). The cost: on receipts 1-12 a quarter of the lines read below 0.95 (204 of 768), and a
+  // page took 4.1 s instead of 1.9 s in one thread (recognition 2.6 s instead of 1.0 s, the rest the five
+  // crops cut again).
   rereads: {
     below: 0.95,
     crops: [

@@ -89,7 +89,9 @@ export async function renderPage(doc: PDFDocumentProxy, number: number, s: Rende
         let img = sharp(pixels.data, { raw: { width: pixels.widthPx, height: pixels.heightPx, channels: pixels.channels } });
         if (pixels.channels === 4) img = img.removeAlpha();
         if (target.widthPx !== pixels.widthPx || target.heightPx !== pixels.heightPx) img = img.resize(target.widthPx, target.heightPx, { fit: 'fill' });
-        img = gray ? img.toColourspace('b-w') : img.toColourspace('srgb');
+        // A gray page gives gray images, the viewer's too: sharp would otherwise widen one channel to sRGB
+        // (three times the bytes to filter and compress, and back to gray for OCR).
+        img = gray || pixels.channels === 1 ? img.toColourspace('b-w') : img.toColourspace('srgb');
         const data = await img.png(png).toBuffer();
         return { png: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), ...target };
       };
@@ -136,14 +138,36 @@ async function decodeScan(scan: ScanPage): Promise<Pixels | null> {
     } else {
       input = sharp(scan.data);
     }
+    // One channel stays one: sharp's raw output is sRGB unless told otherwise, and three channels would not
+    // be the picture the PDF describes (every gray scan went to pdf.js's JavaScript decoder that way).
+    if (channels === 1) input = input.toColourspace('b-w');
     const { data, info } = await input.rotate(scan.rotation).raw().toBuffer({ resolveWithObject: true });
     const turned = scan.rotation === 90 || scan.rotation === 270;
     const [w, h] = turned ? [height, width] : [width, height];
     if (info.width !== w || info.height !== h || info.channels !== channels) return null;
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), widthPx: info.width, heightPx: info.height, channels, release: () => {} };
+    const pixels = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    const gray = channels === 3 ? grayOf(pixels) : null;
+    if (gray) return { data: gray, widthPx: info.width, heightPx: info.height, channels: 1, release: () => {} };
+    return { data: pixels, widthPx: info.width, heightPx: info.height, channels, release: () => {} };
   } catch {
     return null;
   }
+}
+
+/**
+ * The one channel of RGB pixels that are all gray (R = G = B, as a gray page scanned or saved as a colour
+ * JPEG decodes: its chroma is flat), else null, as soon as one pixel has colour. Encoding one channel
+ * instead of three, and not converting colour to gray for OCR, saves about 0.1 s of sharp a 300 dpi page.
+ */
+export function grayOf(rgb: Uint8Array): Uint8Array | null {
+  const n = Math.floor(rgb.length / 3);
+  const out = new Uint8Array(n);
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const r = rgb[j];
+    if (rgb[j + 1] !== r || rgb[j + 2] !== r) return null;
+    out[i] = r;
+  }
+  return out;
 }
 
 /** The page painted by pdf.js (rotation applied, white background) onto a canvas of exactly widthPx × heightPx. */

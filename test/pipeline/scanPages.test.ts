@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { renderPages, type RenderedPage, type RenderOptions } from '../../main/pipeline/render.ts';
 import { imagePagesToPdf } from '../../main/pipeline/searchablePdf.ts';
 import { findScanPages, soleImagePlacement } from '../../main/pipeline/scanPages.ts';
+import { grayOf } from '../../main/pipeline/pageRender.ts';
 import { decodeImage, meanDifference } from '../fixtures/pixels.ts';
 
 const LETTER: [number, number] = [612, 792];
@@ -132,6 +133,36 @@ describe('rendering a scan page through sharp', () => {
       // The OCR image: 300 dpi, one gray channel, upright as the page is shown.
       const ocr = await sharp(viaSharp.ocr!.png).metadata();
       expect([ocr.width, ocr.height, ocr.channels]).toEqual(rotation % 180 ? [3300, 2550, 1] : [2550, 3300, 1]);
+      // A gray scan's pictures are gray: decoded by sharp as one channel (pdf.js paints RGBA, so a gray
+      // viewer image also shows that the scan did not go to pdf.js's JavaScript decoder).
+      expect((await sharp(viaSharp.image!.png).metadata()).channels).toBe(colour === 'gray' ? 1 : 3);
     });
   }
+
+  it('makes gray pictures of a gray page saved as a colour JPEG, with the OCR pixels of the colour conversion', async () => {
+    const grayJpeg = await scanJpeg('gray');
+    // The same gray page as a three-channel JPEG: its chroma is flat, so it decodes to R = G = B.
+    const colourJpeg = await sharp(await sharp(grayJpeg).toColourspace('srgb').raw().toBuffer(), { raw: { width: 1275, height: 1650, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+    expect((await sharp(colourJpeg).metadata()).channels).toBe(3);
+    const doc = await PDFDocument.create();
+    doc.addPage(LETTER).drawImage(await doc.embedJpg(colourJpeg), { x: 0, y: 0, width: LETTER[0], height: LETTER[1] });
+    const [page] = await renderAll(await doc.save(), { ocr: true });
+    expect((await sharp(page.image!.png).metadata()).channels).toBe(1);
+    expect((await sharp(page.thumbnail!.png).metadata()).channels).toBe(1);
+    // What the OCR reads is what converting the decoded colour picture to gray gives, pixel for pixel.
+    const decoded = await sharp(colourJpeg).raw().toBuffer({ resolveWithObject: true });
+    const converted = await sharp(decoded.data, { raw: { width: 1275, height: 1650, channels: 3 } }).resize(2550, 3300, { fit: 'fill' }).toColourspace('b-w').raw().toBuffer();
+    const ocr = await sharp(page.ocr!.png).toColourspace('b-w').raw().toBuffer();
+    expect(ocr.length).toBe(converted.length);
+    expect(meanDifference({ data: ocr, width: 2550, height: 3300, channels: 1 }, { data: converted, width: 2550, height: 3300, channels: 1 })).toBeLessThan(0.5);
+  });
+});
+
+describe('grayOf', () => {
+  it('takes one channel of RGB pixels that are all gray, and gives up at the first coloured one', () => {
+    expect(grayOf(Uint8Array.from([0, 0, 0, 128, 128, 128, 255, 255, 255]))).toEqual(Uint8Array.from([0, 128, 255]));
+    expect(grayOf(Uint8Array.from([10, 10, 10, 200, 10, 10, 30, 30, 30]))).toBeNull();
+    expect(grayOf(Uint8Array.from([10, 10, 10, 30, 30, 31]))).toBeNull();
+    expect(grayOf(new Uint8Array(0))).toEqual(new Uint8Array(0));
+  });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { editDistance, evaluate, nearMissDistance } from '../../main/ai/extraction/evaluate.ts';
 import { acceptanceScores, predictDocument, trainExtractionModel } from '../../main/ai/extraction/model.ts';
 import { parseModel, serializeModel } from '../../main/ai/extraction/serialize.ts';
-import { edgeWord, NO_SPAN_WORDS, spanCandidates, spanContext } from '../../main/ai/extraction/spans.ts';
+import { edgeKey, edgeWord, NO_SPAN_WORDS, spanCandidates, spanContext } from '../../main/ai/extraction/spans.ts';
 import { tokenize } from '../../main/ai/extraction/tokens.ts';
 import type { ClassInfo } from '../../main/ai/extraction/trainingData.ts';
 import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, TrainingAnnotation, TrainingDocument } from '../../main/ai/extraction/types.ts';
@@ -160,6 +160,17 @@ describe('one value per label, chosen among candidates', () => {
     expect([edgeWord('BHD.'), edgeWord('(M)'), edgeWord('NO.53'), edgeWord('Jalan,')]).toEqual(['bhd', null, null, 'jalan']);
     const file = JSON.parse(serializeModel(model));
     file.spans.words.ends.pop();
+    expect(() => parseModel(JSON.stringify(file))).toThrow(/span words/);
+  });
+
+  it('learns where words stand inside the values: "sdn" never opens a company name, "bhd" closes every one', () => {
+    const shares = new Map(model.spans!.words.edgeShares[model.classes.findIndex((c) => c.labelId === 1)].map(([w, opens, closes]) => [w, { opens, closes }]));
+    expect(shares.get('sdn')).toEqual({ opens: 0, closes: 0 });
+    expect(shares.get('bhd')).toEqual({ opens: 0, closes: 1 });
+    // A sign alone is a key of its own; numbers and one letter are none.
+    expect([edgeKey('&'), edgeKey('BHD.'), edgeKey('(M)'), edgeKey('123')]).toEqual(['&', 'bhd', null, null]);
+    const file = JSON.parse(serializeModel(model));
+    file.spans.words.edgeShares.pop();
     expect(() => parseModel(JSON.stringify(file))).toThrow(/span words/);
   });
 

@@ -14,9 +14,10 @@ import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, Progres
  * 4: dates and amounts anywhere on the document as candidates, the form of the tokens at a candidate's
  * edges, and the ranking stage (spans.ts rankRows). 5: the words a class's values start and end with
  * (SpanWords starts, ends), the form of a candidate's own first and last line, and a span and a ranking
- * forest per class (SpanModel forests, rankers). Files of other versions
- * are refused (their features differ). */
-export const MODEL_VERSION = 5;
+ * forest per class (SpanModel forests, rankers). 6: where a candidate's edges and the tokens just outside
+ * them stand in the class's values (SpanWords edgeShares) and the form of the first token of the line
+ * below. Files of other versions are refused (their features differ). */
+export const MODEL_VERSION = 6;
 
 /** A trained model: what selection reads (schema, features, classes, label set layouts, the span forest:
  * SelectionModel in select.ts) and the token forest with the training's figures. */

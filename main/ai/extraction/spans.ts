@@ -66,7 +66,7 @@ export interface SpanDocContext {
   /** Per token the distances to the span forest's context words (features.ts contextDistances). */
   context: Float64Array[];
   /** The words' per-class lists as sets, made once per document rather than per candidate. */
-  wordSets: { values: Set<string>[]; starts: Set<string>[]; ends: Set<string>[] };
+  wordSets: { values: Set<string>[]; starts: Set<string>[]; ends: Set<string>[]; edgeShares: Map<string, [number, number]>[] };
 }
 
 /** The span stage of a model: the forest that scores candidates and the words it reads. */
@@ -109,10 +109,21 @@ export interface SpanWords {
    * learnt from the labelled values' own first and last words, never a fixed list. */
   starts: string[][];
   ends: string[][];
+  /** Per class: words (edgeKey) inside its values on several training documents, each with the share of
+   * those documents whose value starts with it and the share whose value ends with it: "sdn" and "co" sit
+   * inside a company name and never open one, "&" never closes one, so a candidate that opens on "CO." or
+   * closes on "&" is a name cut short, and a line that opens on "SDN" continues the line above. */
+  edgeShares: [string, number, number][][];
 }
 
 /** Span words of a model that has learnt none (the span stage's first pass, before learnSpanWords). */
-export const NO_SPAN_WORDS: SpanWords = { context: [], values: [], starts: [], ends: [] };
+export const NO_SPAN_WORDS: SpanWords = { context: [], values: [], starts: [], ends: [], edgeShares: [] };
+
+/** A token as a key of SpanWords edgeShares: its edge word, or the token itself when it is a sign alone
+ * ("&", "-", "@"); null otherwise. */
+export function edgeKey(text: string): string | null {
+  return edgeWord(text) ?? (/^[^\p{L}\d\s]{1,2}$/u.test(text) ? text : null);
+}
 
 /** A value's edge word: its token in lower case without surrounding punctuation, when it has two letters
  * or more ("(M)" and "NO.53" are none; "BHD." is "bhd"). */
@@ -136,7 +147,7 @@ export function spanContext(doc: TokenizedDocument, text: string, probabilities:
   const lineHeights = doc.lines.map((l) => Math.max(...l.tokens.map(tokenHeight))).sort((a, b) => a - b);
   const context = contextDistances(doc, { vocabulary: words.context, shapes: [], linesAbove: LINES_ABOVE });
   const sets = (lists: string[][]) => lists.map((l) => new Set(l));
-  const wordSets = { values: sets(words.values), starts: sets(words.starts), ends: sets(words.ends) };
+  const wordSets = { values: sets(words.values), starts: sets(words.starts), ends: sets(words.ends), edgeShares: words.edgeShares.map((l) => new Map(l.map(([w, a, b]) => [w, [a, b] as [number, number]]))) };
   return { doc, cps: Array.from(text), probabilities, argmax, amounts, amountLines: found, medianHeight, lineHeights, words, context, wordSets };
 }
 
@@ -157,6 +168,7 @@ function candidateContextWords(doc: TokenizedDocument, c: SpanCandidate): Set<st
 const CONTEXT_WORDS_PER_CLASS = 12;
 const MAX_CONTEXT_WORDS = 64;
 const VALUE_WORDS_PER_CLASS = 24;
+const EDGE_KEYS_PER_CLASS = 48;
 /** A learnt word is seen on at least this share of the documents (and at least MIN_DOCS of them). */
 const MIN_DOC_SHARE = 0.05;
 const MIN_DOCS = 3;
@@ -173,6 +185,7 @@ export function learnSpanWords(perDoc: readonly { doc: TokenizedDocument; byClas
   const values: string[][] = [];
   const starts: string[][] = [];
   const ends: string[][] = [];
+  const edgeShares: [string, number, number][][] = [];
   /** Words on at least minDocs documents, the most frequent first. */
   const frequent = (docs: Map<string, number>) => [...docs].filter(([, n]) => n >= minDocs).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, VALUE_WORDS_PER_CLASS).map(([w]) => w);
   for (let cls = 1; cls <= classes; cls++) {
@@ -182,6 +195,8 @@ export function learnSpanWords(perDoc: readonly { doc: TokenizedDocument; byClas
     const valueDocs = new Map<string, number>();
     const startDocs = new Map<string, number>();
     const endDocs = new Map<string, number>();
+    /** Per edge key: documents with it inside a value, opening one, closing one. */
+    const keyDocs = new Map<string, [number, number, number]>();
     let positives = 0;
     let negatives = 0;
     for (const { doc, byClass } of perDoc) {
@@ -191,6 +206,7 @@ export function learnSpanWords(perDoc: readonly { doc: TokenizedDocument; byClas
       const inValues = new Set<string>();
       const startsHere = new Set<string>();
       const endsHere = new Set<string>();
+      const keysHere = new Map<string, [number, number]>();
       here.candidates.forEach((c, i) => {
         const words = candidateContextWords(doc, c);
         const counts = here.gold[i] ? pos : neg;
@@ -209,7 +225,19 @@ export function learnSpanWords(perDoc: readonly { doc: TokenizedDocument; byClas
         const last = edgeWord(c.tokens[c.tokens.length - 1].text);
         if (first !== null) startsHere.add(first);
         if (last !== null) endsHere.add(last);
+        c.tokens.forEach((t, k) => {
+          const key = edgeKey(t.text);
+          if (key === null) return;
+          const flags = keysHere.get(key) ?? [0, 0];
+          if (k === 0) flags[0] = 1;
+          if (k === c.tokens.length - 1) flags[1] = 1;
+          keysHere.set(key, flags);
+        });
       });
+      for (const [key, [opens, closes]] of keysHere) {
+        const n = keyDocs.get(key) ?? [0, 0, 0];
+        keyDocs.set(key, [n[0] + 1, n[1] + opens, n[2] + closes]);
+      }
       for (const w of seen) docsWith.set(w, (docsWith.get(w) ?? 0) + 1);
       for (const w of inValues) valueDocs.set(w, (valueDocs.get(w) ?? 0) + 1);
       for (const w of startsHere) startDocs.set(w, (startDocs.get(w) ?? 0) + 1);
@@ -224,10 +252,17 @@ export function learnSpanWords(perDoc: readonly { doc: TokenizedDocument; byClas
     values.push(frequent(valueDocs));
     starts.push(frequent(startDocs));
     ends.push(frequent(endDocs));
+    edgeShares.push(
+      [...keyDocs]
+        .filter(([, [n]]) => n >= minDocs)
+        .sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, EDGE_KEYS_PER_CLASS)
+        .map(([w, [n, opens, closes]]): [string, number, number] => [w, opens / n, closes / n]),
+    );
   }
   const total = new Map<string, number>();
   for (const m of context) for (const [w, s] of m) total.set(w, (total.get(w) ?? 0) + s);
-  return { context: [...total].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_CONTEXT_WORDS).map(([w]) => w), values, starts, ends };
+  return { context: [...total].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_CONTEXT_WORDS).map(([w]) => w), values, starts, ends, edgeShares };
 }
 
 /** Candidates of one class on a document (deduplicated by range). `runs` are the token-level runs of the class. */
@@ -312,7 +347,7 @@ function dateCandidates(ctx: SpanDocContext): { tokens: Token[]; start: number; 
   return out;
 }
 
-export const SPAN_BASE_FEATURES = 79;
+export const SPAN_BASE_FEATURES = 87;
 
 /** Where a candidate stands among the candidates of its class on the document: ranks compare documents
  * whose token probabilities are all high or all low. */
@@ -437,6 +472,14 @@ export function spanFeatures(ctx: SpanDocContext, c: SpanCandidate, standing: Ca
     // address is a line of another field).
     ...ownLine(c.tokens.filter((t) => t.lineNo === first.lineNo), isValueWord),
     ...ownLine(c.tokens.filter((t) => t.lineNo === last.lineNo), isValueWord),
+    // Where its edges stand in the class's values (edgeShares): its first token's share of opening a value
+    // and its last token's of closing one ("CO. (M) SDN BHD" opens on a word that never opens a name); the
+    // first token of the next line's share of opening one when it ends its line ("SDN BHD" below continues
+    // it) and the last token of the line above's of closing one when it starts its line; inside a candidate
+    // of several lines the same at its first line break. -1 for a word the class's values do not hold.
+    ...edgeShares(ctx, c),
+    // The first token of the next line when it ends its line: a registration number below a company name.
+    ...tokenForm(last.column === lastLine.tokens.length - 1 && next?.page === last.page ? next.tokens[0] : undefined),
   ];
   for (const v of ctx.context[first.index]) row.push(v);
   return Float32Array.from(row);
@@ -473,6 +516,28 @@ function edgeWords(ctx: SpanDocContext, c: SpanCandidate): number[] {
     is(ends, doc.lines[last.lineNo].tokens[last.column + 1]),
     is(starts, above?.page === first.page ? above.tokens[0] : undefined),
     is(ends, below?.page === last.page ? below.tokens[below.tokens.length - 1] : undefined),
+  ];
+}
+
+/** Opening and closing shares (SpanWords edgeShares) at a candidate's edges and just outside them (see
+ * spanFeatures); -1 where the token's word is not one of the class's or there is no such token. */
+function edgeShares(ctx: SpanDocContext, c: SpanCandidate): number[] {
+  const doc = ctx.doc;
+  const shares = ctx.wordSets.edgeShares[c.cls - 1] ?? new Map<string, [number, number]>();
+  const share = (t: Token | undefined, k: 0 | 1) => (t ? (shares.get(edgeKey(t.text) ?? '')?.[k] ?? -1) : -1);
+  const first = c.tokens[0];
+  const last = c.tokens[c.tokens.length - 1];
+  const lastLine = doc.lines[last.lineNo];
+  const above = doc.lines[first.lineNo - 1];
+  const below = doc.lines[last.lineNo + 1];
+  const breakAt = c.tokens.findIndex((t) => t.lineNo !== first.lineNo);
+  return [
+    share(first, 0),
+    share(last, 1),
+    last.column === lastLine.tokens.length - 1 && below?.page === last.page ? share(below.tokens[0], 0) : -1,
+    first.column === 0 && above?.page === first.page ? share(above.tokens[above.tokens.length - 1], 1) : -1,
+    breakAt > 0 ? share(c.tokens[breakAt - 1], 1) : -1,
+    breakAt > 0 ? share(c.tokens[breakAt], 0) : -1,
   ];
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { editDistance, evaluate, nearMissDistance } from '../../main/ai/extraction/evaluate.ts';
 import { acceptanceScores, predictDocument, trainExtractionModel } from '../../main/ai/extraction/model.ts';
 import { parseModel, serializeModel } from '../../main/ai/extraction/serialize.ts';
-import { edgeKey, edgeWord, NO_SPAN_WORDS, spanCandidates, spanContext } from '../../main/ai/extraction/spans.ts';
+import { edgeKey, edgeWord, NO_SPAN_WORDS, numberTail, plainCandidates, spanCandidates, spanContext } from '../../main/ai/extraction/spans.ts';
 import { tokenize } from '../../main/ai/extraction/tokens.ts';
 import type { ClassInfo } from '../../main/ai/extraction/trainingData.ts';
 import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, TrainingAnnotation, TrainingDocument } from '../../main/ai/extraction/types.ts';
@@ -171,6 +171,26 @@ describe('one value per label, chosen among candidates', () => {
     expect([edgeKey('&'), edgeKey('BHD.'), edgeKey('(M)'), edgeKey('123')]).toEqual(['&', 'bhd', null, null]);
     const file = JSON.parse(serializeModel(model));
     file.spans.words.edgeShares.pop();
+    expect(() => parseModel(JSON.stringify(file))).toThrow(/span words/);
+  });
+
+  it('learns which text labels never carry a number after their first word: a company name, not an address', () => {
+    const plain = (labelId: number) => model.spans!.plainTails[model.classes.findIndex((c) => c.labelId === labelId)];
+    // Company names here never hold a number; addresses open on "NO 12," and end on a postcode line; a total is typed.
+    expect([plain(1), plain(3), plain(4)]).toEqual([true, false, false]);
+    const doc = tokenize(layoutDocument('r', [[[20, 'CEDAR GROVE SDN BHD (587969-U)']], [[20, '7-ELEVEN STORE']]]));
+    const line = (n: number) => doc.lines[n].tokens;
+    const candidate = (tokens: typeof doc.tokens) => ({ cls: 1, start: tokens[0].start, end: tokens[tokens.length - 1].end, tokens, trimmed: false, isRun: false });
+    const withNumber = candidate(line(0));
+    const name = candidate(line(0).slice(0, 4));
+    // A number opening the value is no tail ("7-ELEVEN" is mostly letters anyway).
+    expect([numberTail(withNumber), numberTail(name), numberTail(candidate(line(1)))]).toEqual([true, false, false]);
+    expect(plainCandidates([withNumber, name], true)).toEqual([name]);
+    expect(plainCandidates([withNumber, name], false)).toEqual([withNumber, name]);
+    // With no candidate free of a number tail they all stay.
+    expect(plainCandidates([withNumber], true)).toEqual([withNumber]);
+    const file = JSON.parse(serializeModel(model));
+    file.spans.plainTails.pop();
     expect(() => parseModel(JSON.stringify(file))).toThrow(/span words/);
   });
 

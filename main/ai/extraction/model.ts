@@ -4,7 +4,7 @@
 import { DEFAULT_FOREST, predictForest, trainForest, type ForestModel, type ForestOptions } from './forest.ts';
 import { documentFeatures, learnFeatureConfig } from './features.ts';
 import { DEFAULT_THRESHOLD, selectAnnotations, tokenRuns, type LabelSetLayout, type SelectionModel, type SelectOptions } from './select.ts';
-import { candidateRows, learnSpanWords, NO_SPAN_WORDS, rankRows, readable, READABLE_SHARE, typedCandidates, spanCandidates, spanContext, type SpanCandidate, type SpanDocContext, type SpanModel } from './spans.ts';
+import { candidateRows, learnSpanWords, NO_SPAN_WORDS, numberTail, NUMBER_TAIL_SHARE, plainCandidates, rankRows, readable, READABLE_SHARE, typedCandidates, spanCandidates, spanContext, type SpanCandidate, type SpanDocContext, type SpanModel } from './spans.ts';
 import { classKey, labelDocuments, type LabelledDocument } from './trainingData.ts';
 import { tokenize } from './tokens.ts';
 import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, ProgressListener, TrainingDocument } from './types.ts';
@@ -16,8 +16,13 @@ import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, Progres
  * (SpanWords starts, ends), the form of a candidate's own first and last line, and a span and a ranking
  * forest per class (SpanModel forests, rankers). 6: where a candidate's edges and the tokens just outside
  * them stand in the class's values (SpanWords edgeShares) and the form of the first token of the line
- * below. Files of other versions are refused (their features differ). */
-export const MODEL_VERSION = 6;
+ * below. 7: a text class whose training values never hold a number past their first word keeps only the
+ * candidates without one (SpanModel plainTails: a registration number after a company name). Files of other
+ * versions are refused (their features differ). */
+export const MODEL_VERSION = 7;
+
+/** A text class with fewer training values than this is never plain-tailed (SpanModel plainTails). */
+const MIN_PLAIN_VALUES = 3;
 
 /** A trained model: what selection reads (schema, features, classes, label set layouts, the span forest:
  * SelectionModel in select.ts) and the token forest with the training's figures. */
@@ -179,6 +184,8 @@ function trainSpanForest(
   // Candidates per document and class with which of them are values; then the words they teach.
   const readableValues = model.classes.map(() => 0);
   const values = model.classes.map(() => 0);
+  /** Per class: its training values that hold a digit-heavy token past their first (spans.ts numberTail). */
+  const numberTails = model.classes.map(() => 0);
   const documentsWith = model.classes.map(() => 0);
   const perDoc = docs.map((d, n) => {
     check();
@@ -204,6 +211,7 @@ function trainSpanForest(
       if (goldHere.length) documentsWith[k] += 1;
       for (const g of goldHere) {
         readableValues[k] += readable(ctx, g, dataType) ? 1 : 0;
+        numberTails[k] += numberTail({ tokens: doc.tokens.filter((t) => t.end > g.start && t.start < g.end) }) ? 1 : 0;
         values[k] += 1;
       }
       const candidates = spanCandidates(ctx, cls, c, dataType, classRuns);
@@ -219,9 +227,11 @@ function trainSpanForest(
   });
   // A class whose values read as its data type competes among the candidates that read so (typedCandidates).
   const typed = model.classes.map((c, k) => (labels.get(c.labelId)?.dataType ?? 'Text') !== 'Text' && values[k] > 0 && readableValues[k] >= READABLE_SHARE * values[k]);
+  // A text class whose values never carry a number after their first word competes among candidates without one.
+  const plainTails = model.classes.map((c, k) => (labels.get(c.labelId)?.dataType ?? 'Text') === 'Text' && values[k] >= MIN_PLAIN_VALUES && numberTails[k] <= NUMBER_TAIL_SHARE * values[k]);
   for (const { byClass } of perDoc) {
     for (const [cls, here] of byClass) {
-      const kept = typedCandidates(here.candidates, typed[cls - 1]);
+      const kept = plainCandidates(typedCandidates(here.candidates, typed[cls - 1]), plainTails[cls - 1]);
       if (kept.length === here.candidates.length) continue;
       byClass.set(cls, { candidates: kept, gold: here.candidates.map((c, i) => (kept.includes(c) ? i : -1)).filter((i) => i >= 0).map((i) => here.gold[i]) });
     }
@@ -247,7 +257,7 @@ function trainSpanForest(
   if (!sy.some((v) => v === 1)) return null;
   const spanOptions = { ...forestOptions, trees: SPAN_TREES, seed: forestOptions.seed + 101 };
   const forests = perClassForests(SX, sy, model.classes.length, spanOptions, check);
-  return { forests, words, ...(trainRanker(groups, SX, sy, folds, model.classes.length, spanOptions, check) ?? { rankers: null, minScores: model.classes.map(() => 0) }), typed, documentShare: documentsWith.map((n) => n / docs.length) };
+  return { forests, words, ...(trainRanker(groups, SX, sy, folds, model.classes.length, spanOptions, check) ?? { rankers: null, minScores: model.classes.map(() => 0) }), typed, plainTails, documentShare: documentsWith.map((n) => n / docs.length) };
 }
 
 type CandidateGroup = { doc: number; from: number; to: number; ctx: SpanDocContext; candidates: SpanCandidate[]; dataType: string };

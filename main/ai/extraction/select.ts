@@ -3,7 +3,7 @@
 import { spansFromChars } from '../../domain/geometry.ts';
 import type { CharBox } from '../../domain/geometry.ts';
 import type { FeatureConfig } from './features.ts';
-import { scoreCandidates, spanCandidates, spanContext, typedCandidates, type SpanCandidate, type SpanModel } from './spans.ts';
+import { plainCandidates, scoreCandidates, spanCandidates, spanContext, typedCandidates, type SpanCandidate, type SpanModel } from './spans.ts';
 import type { Token, TokenizedDocument } from './tokens.ts';
 import { gapEm } from './tokens.ts';
 import type { ClassInfo } from './trainingData.ts';
@@ -155,7 +155,7 @@ function chooseSpans(
     const expected = (spans.documentShare[k] ?? 0) >= EXPECTED_SHARE;
     if (!present.has(cls) && !expected) return;
     const classRuns = runs.filter((r) => r.cls === cls).map((r) => ({ start: r.tokens[0].start, end: r.tokens[r.tokens.length - 1].end }));
-    const candidates = typedCandidates(spanCandidates(ctx, cls, c, dataTypes.get(c.labelId) ?? 'Text', classRuns), spans.typed[k] ?? false);
+    const candidates = plainCandidates(typedCandidates(spanCandidates(ctx, cls, c, dataTypes.get(c.labelId) ?? 'Text', classRuns), spans.typed[k] ?? false), spans.plainTails[k] ?? false);
     const scores = scoreCandidates(spans, ctx, candidates, dataTypes.get(c.labelId) ?? 'Text');
     const order = candidates.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || candidates[a].start - candidates[b].start);
     if (!order.length) return;

@@ -24,7 +24,7 @@ const ModelFile = z.object({
   ),
   labelSetLayouts: z.array(z.object({ labelSetId: Int, multiLine: z.boolean() })),
   forest: ForestSchema,
-  spans: z.object({ forests: z.array(ForestSchema.nullable()), words: z.object({ context: z.array(z.string()), values: z.array(z.array(z.string())), starts: z.array(z.array(z.string())), ends: z.array(z.array(z.string())), edgeShares: z.array(z.array(z.tuple([z.string(), Num, Num]))) }), rankers: z.array(ForestSchema.nullable()).nullable(), typed: z.array(z.boolean()), documentShare: z.array(Num), minScores: z.array(Num) }).nullable(),
+  spans: z.object({ forests: z.array(ForestSchema.nullable()), words: z.object({ context: z.array(z.string()), values: z.array(z.array(z.string())), starts: z.array(z.array(z.string())), ends: z.array(z.array(z.string())), edgeShares: z.array(z.array(z.tuple([z.string(), Num, Num]))) }), rankers: z.array(ForestSchema.nullable()).nullable(), typed: z.array(z.boolean()), plainTails: z.array(z.boolean()), documentShare: z.array(Num), minScores: z.array(Num) }).nullable(),
   training: z.object({ documents: Int, tokens: Int, annotatedTokens: Int, seconds: Num }),
 });
 
@@ -47,7 +47,7 @@ function checkConsistency(model: ExtractionModel): void {
   if (model.forest.classes !== model.classes.length + 1) throw new InvalidModelFile('the forest and the class list disagree');
   checkForest(model.forest, featureNames(model.features).length);
   if (model.spans) {
-    if (model.spans.words.values.length !== model.classes.length || model.spans.words.starts.length !== model.classes.length || model.spans.words.ends.length !== model.classes.length || model.spans.words.edgeShares.length !== model.classes.length || model.spans.typed.length !== model.classes.length || model.spans.documentShare.length !== model.classes.length || model.spans.minScores.length !== model.classes.length) throw new InvalidModelFile('the span words and the class list disagree');
+    if (model.spans.words.values.length !== model.classes.length || model.spans.words.starts.length !== model.classes.length || model.spans.words.ends.length !== model.classes.length || model.spans.words.edgeShares.length !== model.classes.length || model.spans.typed.length !== model.classes.length || model.spans.plainTails.length !== model.classes.length || model.spans.documentShare.length !== model.classes.length || model.spans.minScores.length !== model.classes.length) throw new InvalidModelFile('the span words and the class list disagree');
     const columns = SPAN_BASE_FEATURES + CONTEXT_COLUMNS * model.spans.words.context.length;
     checkPerClass(model.spans.forests, model.classes.length, columns, 'span');
     if (model.spans.rankers) checkPerClass(model.spans.rankers, model.classes.length, columns + RANK_FEATURES, 'ranking');

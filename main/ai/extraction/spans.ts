@@ -82,8 +82,35 @@ export interface SpanModel {
   /** Per class (index cls - 1): its training values read as its data type (READABLE_SHARE of them), so
    * only candidates that read so compete (typedCandidates). */
   typed: boolean[];
+  /** Per class: its training values hold no digit-heavy token past their first (NUMBER_TAIL_SHARE of them
+   * at most; a text class with 3 training values or more, model.ts MIN_PLAIN_VALUES): only candidates without one compete
+   * (plainCandidates). Learnt: a company name on a receipt never carries the registration number after it. */
+  plainTails: boolean[];
   /** Per class: the share of the training documents that have a value of it. */
   documentShare: number[];
+}
+
+/** A token at least half of whose characters are digits ("(587969-U)", "273500-U", "12.50"). */
+export function digitHeavy(t: Token): boolean {
+  const chars = Array.from(t.text);
+  return chars.filter((ch) => ch >= '0' && ch <= '9').length * 2 >= chars.length;
+}
+
+/** Whether a candidate holds a digit-heavy token past its first: a registration number after a company name
+ * ("Farmasi Maluri S/B (587969-U)"). */
+export function numberTail(c: { tokens: readonly Token[] }): boolean {
+  return c.tokens.some((t, i) => i > 0 && digitHeavy(t));
+}
+
+/** Share of a text class's training values that may hold a digit-heavy token past their first for the class
+ * to be plain-tailed (SpanModel plainTails): at most one value in twenty. */
+export const NUMBER_TAIL_SHARE = 0.05;
+
+/** The candidates without a number tail (numberTail) when the class is plain-tailed and any have none; else all. */
+export function plainCandidates(candidates: SpanCandidate[], plain: boolean): SpanCandidate[] {
+  if (!plain) return candidates;
+  const kept = candidates.filter((c) => !numberTail(c));
+  return kept.length ? kept : candidates;
 }
 
 /** Share of a class's training values that must read as its data type for the class to be typed. */

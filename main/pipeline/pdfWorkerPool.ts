@@ -143,9 +143,16 @@ export function readerErrorContext(err: unknown): string | undefined {
   return e.context ?? 'cannot read the PDF';
 }
 
-const idleWorkers: { worker: PdfWorker; timer: NodeJS.Timeout }[] = [];
+const idleWorkers: { worker: PdfWorker; timer: NodeJS.Timeout; armedAt: number }[] = [];
 /** Workers handed out and not given back yet, and who waits for one (first come, first served). */
 let busyWorkers = 0;
+/** Counts every worker taken or given back: an idle worker whose time is up tells by it whether the pool was
+ * used meanwhile (a count, not a clock, so that it means the same under fake timers). */
+let poolActivity = 0;
+/** The most workers busy at once since the pool was last left unused for IDLE_WORKER_MS. */
+let recentPeakBusy = 0;
+/** Worker threads started since the process began (each costs about half a second of CPU). */
+let workersStarted = 0;
 const waitingForWorker: (() => void)[] = [];
 
 /** A worker for this request, waiting while MAX_BUSY_WORKERS are busy. Give it back with releaseWorker or
@@ -154,6 +161,7 @@ async function acquireWorker(timeoutMs: number, fresh = false): Promise<PdfWorke
   if (busyWorkers < MAX_BUSY_WORKERS && waitingForWorker.length === 0) busyWorkers++;
   // freeSlot hands its slot straight to the first in line, so nobody arriving later takes it first.
   else await new Promise<void>((resolve) => waitingForWorker.push(resolve));
+  slotTaken();
   return fresh ? new PdfWorker(timeoutMs) : takeWorker(timeoutMs);
 }
 
@@ -161,15 +169,22 @@ async function acquireWorker(timeoutMs: number, fresh = false): Promise<PdfWorke
 function tryAcquireWorker(timeoutMs: number): PdfWorker | undefined {
   if (busyWorkers >= MAX_BUSY_WORKERS || waitingForWorker.length > 0) return undefined;
   busyWorkers++;
+  slotTaken();
   return takeWorker(timeoutMs);
 }
 
+function slotTaken(): void {
+  poolActivity++;
+  recentPeakBusy = Math.max(recentPeakBusy, busyWorkers);
+}
+
 /** Workers busy, kept warm, and requests waiting for one. */
-export function pdfWorkerStats(): { busy: number; idle: number; waiting: number } {
-  return { busy: busyWorkers, idle: idleWorkers.length, waiting: waitingForWorker.length };
+export function pdfWorkerStats(): { busy: number; idle: number; waiting: number; started: number } {
+  return { busy: busyWorkers, idle: idleWorkers.length, waiting: waitingForWorker.length, started: workersStarted };
 }
 
 function freeSlot(): void {
+  poolActivity++;
   const next = waitingForWorker.shift();
   if (next) next();
   else busyWorkers--;
@@ -212,23 +227,29 @@ function parkWorker(worker: PdfWorker): void {
     return;
   }
   worker.setBusy(false);
-  const entry = { worker, timer: setTimeout(() => expire(entry), IDLE_WORKER_MS).unref() };
+  const entry = { worker, armedAt: poolActivity, timer: setTimeout(() => expire(entry), IDLE_WORKER_MS).unref() };
   idleWorkers.push(entry);
 }
 
 /**
- * An idle worker's time is up: it ends, except the last idle one while other workers are busy, which waits
- * another IDLE_WORKER_MS. A document whose OCR outlasts IDLE_WORKER_MS (a few pages on a busy machine)
- * would otherwise see the reserve go, and the next document of a batch would start a new one: about half a
- * second of CPU per document (0.1 s a page of bench:scale's four-page scans, beside 0.4 s of other work).
+ * An idle worker's time is up. While the pool is in use (a worker busy, or one taken or given back since this
+ * one's time started) it stays warm for another IDLE_WORKER_MS, as long as the idle ones are no more than the
+ * pool recently had busy at once plus the reserve; otherwise it ends. A batch of documents goes through the
+ * pool in steps with short gaps (a document's pages all rendered while its last ones are read, the next job
+ * fetched): ending a worker in such a gap only had the next document start one again, about half a second
+ * of CPU a document (0.1 s a page of bench:scale's four-page scans, beside 0.4 s of other work). Once no
+ * worker was taken or given back for IDLE_WORKER_MS, idle workers end one by one.
  */
 function expire(entry: (typeof idleWorkers)[number]): void {
   const at = idleWorkers.indexOf(entry);
   if (at < 0) return;
-  if (busyWorkers > 0 && idleWorkers.length === 1) {
+  const inUse = busyWorkers > 0 || entry.armedAt !== poolActivity;
+  if (inUse && idleWorkers.length <= recentPeakBusy + 1) {
+    entry.armedAt = poolActivity;
     entry.timer = setTimeout(() => expire(entry), IDLE_WORKER_MS).unref();
     return;
   }
+  if (!inUse) recentPeakBusy = busyWorkers;
   idleWorkers.splice(at, 1);
   void entry.worker.terminate();
 }
@@ -243,6 +264,7 @@ export class PdfWorker {
   private failure: Error | undefined;
 
   constructor(public timeoutMs: number) {
+    workersStarted++;
     this.thread.on('message', (reply: PdfReply) => {
       const waiter = this.pending.get(reply.id);
       this.pending.delete(reply.id);

@@ -165,4 +165,28 @@ describe('grayOf', () => {
     expect(grayOf(Uint8Array.from([10, 10, 10, 30, 30, 31]))).toBeNull();
     expect(grayOf(new Uint8Array(0))).toEqual(new Uint8Array(0));
   });
+
+  it('reads four pixels at a time alike: every gray level, a colour in any byte, any length and byte offset', () => {
+    const levels = Array.from({ length: 256 }, (_, v) => v);
+    const gray = Uint8Array.from([...levels, 7, 250, 3].flatMap((v) => [v, v, v]));
+    expect(grayOf(gray)).toEqual(Uint8Array.from([...levels, 7, 250, 3]));
+    // A colour in each of a group's 12 bytes, by one level either way, is found (the words' bytes differ).
+    for (let byte = 0; byte < 12; byte++) {
+      for (const delta of [1, -1]) {
+        const rgb = gray.slice();
+        const at = 3 * 40 + byte;
+        rgb[at] = (rgb[at] + delta + 256) % 256;
+        expect(grayOf(rgb), `byte ${byte}, ${delta}`).toBeNull();
+      }
+    }
+    // Views at an offset that is not a multiple of four, and lengths that leave pixels after the groups.
+    const backing = new Uint8Array(gray.length + 8);
+    for (const offset of [1, 2, 3, 4]) {
+      for (const pixels of [1, 5, 7, 258]) {
+        const view = backing.subarray(offset, offset + 3 * pixels);
+        view.set(gray.subarray(0, 3 * pixels));
+        expect(grayOf(view)).toEqual(Uint8Array.from(levels.concat([7, 250, 3]).slice(0, pixels)));
+      }
+    }
+  });
 });

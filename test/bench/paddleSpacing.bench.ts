@@ -20,7 +20,7 @@ const FROM = Number(process.env.SPACING_FROM ?? 100);
 
 const squeeze = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 
-interface Pair { pitch: number; gap: number; space: boolean; number: boolean; point: boolean; open: boolean; amp: boolean; inside: boolean }
+interface Pair { pitch: number; gap: number; space: boolean; model: boolean; number: boolean; point: boolean; open: boolean; amp: boolean; inside: boolean }
 
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(RECEIPTS_DIR, 'img'))) return console.log('No receipts: nothing to measure.');
@@ -54,6 +54,7 @@ async function main(): Promise<void> {
         pitch: (c.center - r.chars[j].center) / r.image.height,
         gap: r.ink ? widestGap(r.ink, r.chars[j].center, c.center) / letters : 0,
         space: spaceBefore.has(j + 1),
+        model: r.modelSpaces.has(j + 1),
         number: insideNumber(r.chars, j + 1),
         point: /^[.,]$/.test(c.text),
         open: c.text === '(' && /[\p{L}.]/u.test(r.chars[j].text),
@@ -94,7 +95,8 @@ async function main(): Promise<void> {
   console.log(`  those at 0.40, before "(" after a letter, never just inside brackets: ${tally((p) => !p.inside && (p.open || rules(p, 0.4)))}`);
   console.log(`  pairs before "(" after a letter: ${pairs.filter((p) => p.open).length} (${pairs.filter((p) => p.open && p.space).length} spaces); around "&": ${pairs.filter((p) => p.amp).length} (${pairs.filter((p) => p.amp && p.space).length} spaces); just inside brackets: ${pairs.filter((p) => p.inside).length} (${pairs.filter((p) => p.inside && p.space).length} spaces)`);
   for (let t = 0.5; t <= 1.0001; t += 0.1) console.log(`  centre distance > ${t.toFixed(1)} line heights: ${tally((p) => p.pitch > t)}`);
-  console.log(`  the model's own spaces only: ${tally(() => false)}`);
+  console.log(`  the model's own spaces only: ${tally((p) => p.model)}`);
+  for (let t = 0.4; t <= 0.8001; t += 0.05) console.log(`  the model's spaces, and ink gap > ${t.toFixed(2)} (none inside a number nor before a point or comma): ${tally((p) => (p.model && !p.number) || rules(p, t))}`);
 }
 
 await main();

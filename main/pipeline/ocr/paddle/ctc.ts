@@ -1,8 +1,9 @@
-// CTC greedy decoding of the PP-OCR recognizer's output, keeping where each character was read: the
-// recognizer emits one class distribution per time step (a column band of the line image, 8 pixels of
-// its 48-pixel-high input), and a character is the run of steps whose best class it is. The recognizer
-// rarely emits the space class between English words, so word breaks are restored from the ink between
-// the characters' positions (spaceBreaks).
+// CTC decoding of the PP-OCR recognizer's output, keeping where each character was read: the recognizer
+// emits one class distribution per time step (a column band of the line image, 8 pixels of its
+// 48-pixel-high input), and a character is a run of steps of its class. The greedy path (each step's best
+// class) gives the characters; a prefix beam search adds the spaces the recognizer spreads too thin for
+// the greedy path (ctcDecode). It still leaves out many spaces between English words, so word breaks are
+// also restored from the ink between the characters' positions (spaceBreaks).
 
 export interface CtcChar {
   /** Class index (1.. into the dictionary; `space` for the space class). */

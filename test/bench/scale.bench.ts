@@ -344,7 +344,10 @@ async function main() {
     for (const r of runs) console.log(r.name.padEnd(nameWidth), r.seconds.toFixed(1).padStart(8), perMinute(r).toFixed(1).padStart(10), ` ${reference(r)}`);
     const ratio = ratios[median];
     console.log(`Worker processes seen holding a job during the timed workload: ${rounds.map(([a, b]) => `${a.workersSeen} of 1, ${b.workersSeen} of 2`).join('; ')}.`);
-    if (ROUNDS > 1) console.log(`Ratios by round: ${ratios.map((r) => `${r.toFixed(2)}x`).join(', ')}; the median is round ${median + 1}'s.`);
+    // Beside each round's ratio, the cores its 2-worker run kept busy: under 2, a worker waited (the last
+    // documents fell to one of them); at 2, the CPU a page rose (the two tesseracts slowed each other).
+    const busy = (r: Run) => (r.cpu ? ` (2 workers: ${(Object.values(r.cpu).reduce((a, b) => a + b, 0) / r.seconds).toFixed(2)} cores busy, ${(Object.values(r.cpu).reduce((a, b) => a + b, 0) / PAGES).toFixed(3)} CPU s a page)` : '');
+    if (ROUNDS > 1) console.log(`Ratios by round: ${ratios.map((r, i) => `${r.toFixed(2)}x${busy(rounds[i][1])}`).join(', ')}; the median is round ${median + 1}'s.`);
     console.log(`Ratio, 2 workers over 1${ROUNDS > 1 ? ` (median of ${ROUNDS} rounds)` : ''}: ${ratio.toFixed(2)}x (aim at least ${RATIO_AIM}x on 2 cores: ${verdict(ratio >= RATIO_AIM)}).`);
     if (ROUNDS > 1) console.log(`The CPU table below is round ${median + 1}'s.`);
     printCpu([one, two], cores, rounds.flat().filter((r) => r !== one && r !== two));

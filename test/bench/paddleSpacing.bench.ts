@@ -3,16 +3,17 @@
 // Paddle engine (main/pipeline/ocr/paddle/ctc.ts spaceBreaks). Lines the detector found and the recognizer
 // read right (ignoring spaces and case) are matched to the ground-truth line with the same letters; each
 // pair of neighbouring characters is then a word break or not, by the ground truth. Prints the two
-// measures' distributions and the error count of a grid of thresholds.
+// measures' distributions and the error count of a grid of thresholds, and last that of Folio's own breaks
+// (spaceBreaks with the reader's settings: fixed-pitch cells, initialisms, brackets, the model's spaces).
 // Receipts: a tuning set apart from the OCR quality benchmark's (which takes the first ones): the
 // SPACING_RECEIPTS (default 30) from the 100th usable receipt on. Held-back receipts (number divisible
 // by 5) are filtered out by number before any file is touched.
 import fs from 'node:fs';
 import path from 'node:path';
-import { insideNumber, widestGap } from '../../main/pipeline/ocr/paddle/ctc.ts';
+import { insideNumber, spaceBreaks, widestGap } from '../../main/pipeline/ocr/paddle/ctc.ts';
 import { decodeRgb } from '../../main/pipeline/ocr/paddle/raster.ts';
 import { cropLine, inkHeight, inkMask } from '../../main/pipeline/ocr/paddle/raster.ts';
-import { PaddleReader, REC_HEIGHT } from '../../main/pipeline/ocr/paddle/reader.ts';
+import { PaddleReader, READER_DEFAULTS, REC_HEIGHT } from '../../main/pipeline/ocr/paddle/reader.ts';
 import { isHeldBack, readReceiptImage, receiptNumbers, RECEIPTS_DIR } from '../helpers/receipts.ts';
 
 const COUNT = Number(process.env.SPACING_RECEIPTS ?? 30);
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   const reader = await PaddleReader.open();
   let lines = 0;
   const perLine: Pair[][] = [];
+  // Each matched line's breaks as Folio makes them (ctc.ts spaceBreaks with the reader's settings), pair by pair.
+  const folioBreaks: boolean[][] = [];
   for (const n of numbers) {
     if (isHeldBack(n)) continue;
     const truth = fs.readFileSync(path.join(RECEIPTS_DIR, 'box', `${String(n).padStart(3, '0')}.csv`), 'utf8').split(/\r?\n/).map((r) => r.split(',').slice(8).join(',').trim()).filter(Boolean);
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
       }
       const mask = inkMask(r.image);
       const letters = mask ? inkHeight(mask, r.image.width, r.image.height) : r.image.height;
+      folioBreaks.push(spaceBreaks(r.chars, { line: r.image.height, letters }, r.ink, READER_DEFAULTS.spacing, r.modelSpaces).slice(1));
       perLine.push(r.chars.slice(1).map((c, j) => ({
         pitch: (c.center - r.chars[j].center) / r.image.height,
         gap: r.ink ? widestGap(r.ink, r.chars[j].center, c.center) / letters : 0,
@@ -75,11 +79,11 @@ async function main(): Promise<void> {
   for (const [name, f] of [['centre distance / line height', (p: Pair) => p.pitch], ['ink gap / letter height', (p: Pair) => p.gap]] as const) {
     console.log(`${name}: within words p50 ${q(inner.map(f), 0.5)} p90 ${q(inner.map(f), 0.9)} p99 ${q(inner.map(f), 0.99)}; spaces p01 ${q(spaces.map(f), 0.01)} p10 ${q(spaces.map(f), 0.1)} p50 ${q(spaces.map(f), 0.5)}`);
   }
-  const tally = (breaks: (p: Pair) => boolean) => {
+  const tally = (breaks: (p: Pair, line: number, j: number) => boolean) => {
     let wrong = 0;
     let right = 0;
-    for (const l of perLine) {
-      const w = l.filter((p) => breaks(p) !== p.space).length;
+    for (const [i, l] of perLine.entries()) {
+      const w = l.filter((p, j) => breaks(p, i, j) !== p.space).length;
       wrong += w;
       if (w === 0) right++;
     }
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
   for (let t = 0.5; t <= 1.0001; t += 0.1) console.log(`  centre distance > ${t.toFixed(1)} line heights: ${tally((p) => p.pitch > t)}`);
   console.log(`  the model's own spaces only: ${tally((p) => p.model)}`);
   for (let t = 0.4; t <= 0.8001; t += 0.05) console.log(`  the model's spaces, and ink gap > ${t.toFixed(2)} (none inside a number nor before a point or comma): ${tally((p) => (p.model && !p.number) || rules(p, t))}`);
+  console.log(`Folio's word breaks (ctc.ts spaceBreaks, the reader's settings): ${tally((_p, i, j) => folioBreaks[i][j])}`);
 }
 
 await main();

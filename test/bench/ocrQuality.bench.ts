@@ -13,10 +13,14 @@
 //   two lines still counts) and Folio's column padding counts for nothing; punctuation must match, so a key
 //   that says "SDN BHD" where the receipt prints "SDN. BHD." is missed by every reader: the row
 //   "ground-truth lines" (config `truth`) is the same check on the transcripts, the ceiling of each figure;
-// - the same for copies of the first BENCH_ROTATED receipts turned 90, 180 and 270 degrees.
+// - the same for copies of the first BENCH_ROTATED receipts turned 90, 180 and 270 degrees;
+// - the same for copies of the first BENCH_DEGRADED receipts (default 20) spoilt as real scans and photos
+//   are (config `degraded`): faded ink, a shadow across the page, half the resolution, heavy JPEG
+//   compression, against the same receipts encoded again. Degradations none of Folio's settings were
+//   chosen on: how it does on pages worse than the development set's (BENCH_DEGRADATIONS=half,jpeg picks).
 // BENCH_RECEIPTS=N takes N receipts (default 60: all 200 for every configuration would take far longer
 // than 15 minutes on 2 cores) after the first BENCH_OFFSET (default 0): settings are chosen on the first
-// 40 and confirmed with BENCH_OFFSET=40. BENCH_CONFIGS=truth,program,default,tesseract,custom,wasm,ablation,rotated
+// 40 and confirmed with BENCH_OFFSET=40. BENCH_CONFIGS=truth,program,default,tesseract,custom,wasm,ablation,rotated,degraded
 // picks rows (also paddle, hybrid; `default` and `rotated` read as Folio does with FOLIO_OCR_ENGINE unset,
 // photographed images by PP-OCRv4, `tesseract` with the tesseract engine alone), BENCH_DUMP=<folder> keeps each row's texts and misses, BENCH_STEPS='upscale,psm 3' ablation steps, BENCH_PREPROCESS='{"psm":4}' the custom row.
 // Receipts whose number is divisible by 5 are held back for evaluation: never read, even if present.
@@ -41,6 +45,7 @@ const COUNT = Number(process.env.BENCH_RECEIPTS ?? 60);
 /** Receipts skipped first: BENCH_OFFSET=40 confirms on the receipts after a development subset of 40. */
 const OFFSET = Number(process.env.BENCH_OFFSET ?? 0);
 const ROTATED = Number(process.env.BENCH_ROTATED ?? 20);
+const DEGRADED = Number(process.env.BENCH_DEGRADED ?? 20);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const KEYS = ['company', 'date', 'total'] as const;
 
@@ -167,6 +172,49 @@ function dump(name: string, list: Receipt[], texts: string[]): void {
   fs.writeFileSync(path.join(dir, 'missed.tsv'), missed.join('\n') + '\n');
 }
 
+/** The resolution a receipt states (dots per inch), or undefined. */
+async function densityOf(jpeg: Buffer): Promise<number | undefined> {
+  return (await sharp(jpeg).metadata()).density;
+}
+
+/** A JPEG encoded again from raw pixels changed by `change` (every channel), at the receipt's stated resolution. */
+async function changedPixels(jpeg: Buffer, change: (v: number, x: number, y: number, width: number, height: number) => number): Promise<Buffer> {
+  const density = await densityOf(jpeg);
+  const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
+  const { width, height, channels } = info;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      for (let c = 0; c < channels; c++) {
+        const i = (y * width + x) * channels + c;
+        data[i] = Math.max(0, Math.min(255, Math.round(change(data[i], x, y, width, height))));
+      }
+    }
+  }
+  return sharp(data, { raw: { width, height, channels } }).withMetadata(density ? { density } : {}).jpeg({ quality: 95 }).toBuffer();
+}
+
+/**
+ * Ways real scans and photos are worse than the development receipts, each alone, none used to choose a
+ * setting: "encoded again" is the baseline (each copy is a second JPEG generation).
+ */
+const DEGRADATIONS: [string, (jpeg: Buffer) => Promise<Buffer>][] = [
+  ['encoded again', (jpeg) => changedPixels(jpeg, (v) => v)],
+  // A worn thermal print or a light photocopy: the ink keeps a third of its contrast to the paper.
+  ['faded ink (a third of the contrast)', (jpeg) => changedPixels(jpeg, (v) => 255 - (255 - v) / 3)],
+  // A photo taken under a lamp: the light falls to 45 % from one corner to the opposite one.
+  ['shadow (light falling to 45 % across)', (jpeg) => changedPixels(jpeg, (v, x, y, w, h) => v * (1 - 0.55 * ((x / w + y / h) / 2)))],
+  // A photo from further away: half the pixels each way, the page size kept (half the stated resolution).
+  ['half the resolution', async (jpeg) => {
+    const { width, density } = await sharp(jpeg).metadata();
+    return sharp(jpeg).resize(Math.round((width ?? 0) / 2)).withMetadata(density ? { density: density / 2 } : {}).jpeg({ quality: 95 }).toBuffer();
+  }],
+  // A messaging app's compression.
+  ['JPEG quality 30', async (jpeg) => {
+    const density = await densityOf(jpeg);
+    return sharp(jpeg).withMetadata(density ? { density } : {}).jpeg({ quality: 30 }).toBuffer();
+  }],
+];
+
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(DATASET, 'img'))) {
     console.log(`No receipts at ${DATASET}: nothing to measure.`);
@@ -221,6 +269,15 @@ async function main(): Promise<void> {
           return { ...r, jpeg: await sharp(r.jpeg).rotate(turn).withMetadata(density ? { density } : {}).jpeg({ quality: 95 }).toBuffer() };
         }));
         line(turn === 0 ? 'rotated set upright, encoded again' : `rotated set turned ${turn}`, await throughPipeline(turned, undefined, {}, dataDir), some);
+      }
+    }
+    if (wanted.has('degraded')) {
+      const some = receipts.slice(0, DEGRADED);
+      // BENCH_DEGRADATIONS=half,JPEG keeps the degradations whose names start so (case-insensitive).
+      const only = process.env.BENCH_DEGRADATIONS?.toLowerCase().split(',');
+      for (const [name, spoil] of DEGRADATIONS.filter(([n]) => !only || only.some((o) => n.toLowerCase().startsWith(o)))) {
+        const copies = await Promise.all(some.map(async (r) => ({ ...r, jpeg: await spoil(r.jpeg) })));
+        line(`degraded set ${name}`, await throughPipeline(copies, undefined, {}, dataDir), some);
       }
     }
   } finally {

@@ -177,6 +177,12 @@ async function densityOf(jpeg: Buffer): Promise<number | undefined> {
   return (await sharp(jpeg).metadata()).density;
 }
 
+/** The receipt as a JPEG of `quality` again, at its stated resolution. */
+async function reencoded(jpeg: Buffer, quality: number): Promise<Buffer> {
+  const density = await densityOf(jpeg);
+  return sharp(jpeg).withMetadata(density ? { density } : {}).jpeg({ quality }).toBuffer();
+}
+
 /** A JPEG encoded again from raw pixels changed by `change` (every channel), at the receipt's stated resolution. */
 async function changedPixels(jpeg: Buffer, change: (v: number, x: number, y: number, width: number, height: number) => number): Promise<Buffer> {
   const density = await densityOf(jpeg);
@@ -198,7 +204,7 @@ async function changedPixels(jpeg: Buffer, change: (v: number, x: number, y: num
  * setting: "encoded again" is the baseline (each copy is a second JPEG generation).
  */
 const DEGRADATIONS: [string, (jpeg: Buffer) => Promise<Buffer>][] = [
-  ['encoded again', (jpeg) => changedPixels(jpeg, (v) => v)],
+  ['encoded again', (jpeg) => reencoded(jpeg, 95)],
   // A worn thermal print or a light photocopy: the ink keeps a third of its contrast to the paper.
   ['faded ink (a third of the contrast)', (jpeg) => changedPixels(jpeg, (v) => 255 - (255 - v) / 3)],
   // A photo taken under a lamp: the light falls to 45 % from one corner to the opposite one.
@@ -209,10 +215,7 @@ const DEGRADATIONS: [string, (jpeg: Buffer) => Promise<Buffer>][] = [
     return sharp(jpeg).resize(Math.round((width ?? 0) / 2)).withMetadata(density ? { density: density / 2 } : {}).jpeg({ quality: 95 }).toBuffer();
   }],
   // A messaging app's compression.
-  ['JPEG quality 30', async (jpeg) => {
-    const density = await densityOf(jpeg);
-    return sharp(jpeg).withMetadata(density ? { density } : {}).jpeg({ quality: 30 }).toBuffer();
-  }],
+  ['JPEG quality 30', (jpeg) => reencoded(jpeg, 30)],
 ];
 
 async function main(): Promise<void> {

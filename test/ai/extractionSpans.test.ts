@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { editDistance, evaluate, nearMissDistance } from '../../main/ai/extraction/evaluate.ts';
 import { acceptanceScores, predictDocument, trainExtractionModel } from '../../main/ai/extraction/model.ts';
 import { parseModel, serializeModel } from '../../main/ai/extraction/serialize.ts';
+import { wholeLinesAround } from '../../main/ai/extraction/select.ts';
 import { edgeKey, edgeWord, NO_SPAN_WORDS, numberTail, plainCandidates, spanCandidates, spanContext } from '../../main/ai/extraction/spans.ts';
 import { tokenize } from '../../main/ai/extraction/tokens.ts';
 import type { ClassInfo } from '../../main/ai/extraction/trainingData.ts';
@@ -104,6 +105,39 @@ describe('candidate values', () => {
     expect(texts('Date', 1)).toEqual(expect.arrayContaining(['19/10/2018']));
     expect(texts('Text', 1).some((t) => t.includes('\n'))).toBe(false);
     expect(texts('Text', 2)).toEqual(expect.arrayContaining(['MAIN STREET 5,\nSOMETOWN']));
+  });
+});
+
+describe('a value printed over several lines', () => {
+  // "POPULAR BOOK" over "CO. (M) SDN BHD", a registration number below; the span forest ranked the line with
+  // the legal form first.
+  const layout = (headingSize: number) => {
+    const doc = layoutDocument('w', [[[20, 'POPULAR BOOK']], [[20, 'CO. (M) SDN BHD']], [[20, '(CO. NO. 113825-W)']]]);
+    // The first line printed headingSize points tall (the others 10).
+    for (const ch of doc.chars) if (ch.line_index === 0) ch.y0 = ch.y1 - headingSize;
+    const tokenized = tokenize(doc);
+    const likely = [0.5, 0.45, 0.1];
+    const probabilities = tokenized.tokens.map((t) => Float64Array.from([1 - likely[t.lineNo], likely[t.lineNo]]));
+    const lines = (...ns: number[]) => {
+      const tokens = tokenized.tokens.filter((t) => ns.includes(t.lineNo));
+      return { cls: 1, start: tokens[0].start, end: tokens[tokens.length - 1].end, tokens, trimmed: false, isRun: false };
+    };
+    return { doc, probabilities, candidates: [lines(1), lines(0, 1), lines(1, 2), lines(0)] };
+  };
+  const text = (doc: ExtractionDocument, c: { start: number; end: number }) => Array.from(doc.text).slice(c.start, c.end).join('').replace(/\s+/g, ' ');
+
+  it('is taken whole when the line above is as likely of the label and in the same print', () => {
+    const { doc, probabilities, candidates } = layout(10);
+    const picked = wholeLinesAround(candidates, [0.6, 0.35, 0.5, 0.1], 0, probabilities, 1);
+    expect(text(doc, candidates[picked])).toBe('POPULAR BOOK CO. (M) SDN BHD');
+  });
+
+  it('is not grown by a line the token forest doubts, by one scored far lower, nor by one in another size', () => {
+    const { probabilities, candidates } = layout(10);
+    // The line below (0.1 against 0.45) is no part of the name; the block with the line above scores too low.
+    expect(wholeLinesAround(candidates, [0.6, 0.2, 0.5, 0.1], 0, probabilities, 1)).toBe(0);
+    const tall = layout(16);
+    expect(wholeLinesAround(tall.candidates, [0.6, 0.35, 0.5, 0.1], 0, tall.probabilities, 1)).toBe(0);
   });
 });
 

@@ -132,6 +132,22 @@ describe('a value printed over several lines', () => {
     expect(text(doc, candidates[picked])).toBe('POPULAR BOOK CO. (M) SDN BHD');
   });
 
+  it("is taken whole when the line below ends on a word that closes the label's values, however doubted", () => {
+    const doc = layoutDocument('s', [[[20, 'PASARAYA BORONG PINTAR']], [[40, 'SDN BHD']], [[20, 'BR No.: (124525-H)']]]);
+    const tokenized = tokenize(doc);
+    const likely = [0.8, 0.2, 0.1];
+    const probabilities = tokenized.tokens.map((t) => Float64Array.from([1 - likely[t.lineNo], likely[t.lineNo]]));
+    const block = (...ns: number[]) => {
+      const tokens = tokenized.tokens.filter((t) => ns.includes(t.lineNo));
+      return { cls: 1, start: tokens[0].start, end: tokens[tokens.length - 1].end, tokens, trimmed: false, isRun: false };
+    };
+    const candidates = [block(0), block(0, 1)];
+    // "bhd" closes nine in ten training names, "pintar" none.
+    const shares = new Map<string, [number, number]>([['bhd', [0, 0.9]], ['sdn', [0, 0.05]], ['pintar', [0, 0]]]);
+    expect(text(doc, candidates[wholeLinesAround(candidates, [0.43, 0.32], 0, probabilities, 1, shares)])).toBe('PASARAYA BORONG PINTAR SDN BHD');
+    expect(wholeLinesAround(candidates, [0.43, 0.32], 0, probabilities, 1)).toBe(0);
+  });
+
   it('is not grown by a line the token forest doubts, by one scored far lower, nor by one in another size', () => {
     const { probabilities, candidates } = layout(10);
     // The line below (0.1 against 0.45) is no part of the name; the block with the line above scores too low.

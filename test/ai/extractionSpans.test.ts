@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { editDistance, evaluate, nearMissDistance } from '../../main/ai/extraction/evaluate.ts';
 import { acceptanceScores, predictDocument, trainExtractionModel } from '../../main/ai/extraction/model.ts';
 import { parseModel, serializeModel } from '../../main/ai/extraction/serialize.ts';
-import { wholeLinesAround } from '../../main/ai/extraction/select.ts';
+import { roundingTwin, wholeLinesAround } from '../../main/ai/extraction/select.ts';
 import { edgeKey, edgeWord, NO_SPAN_WORDS, numberTail, plainCandidates, spanCandidates, spanContext } from '../../main/ai/extraction/spans.ts';
 import { tokenize } from '../../main/ai/extraction/tokens.ts';
 import type { ClassInfo } from '../../main/ai/extraction/trainingData.ts';
@@ -154,6 +154,47 @@ describe('a value printed over several lines', () => {
     expect(wholeLinesAround(candidates, [0.6, 0.2, 0.5, 0.1], 0, probabilities, 1)).toBe(0);
     const tall = layout(16);
     expect(wholeLinesAround(tall.candidates, [0.6, 0.35, 0.5, 0.1], 0, tall.probabilities, 1)).toBe(0);
+  });
+});
+
+describe('a total printed twice, rounded and not', () => {
+  // "TOTAL 30.91" summed, "ROUNDED TOTAL 30.90" paid: which of the two the reviewers label is learnt.
+  const shop = (n: number, cents: number) => {
+    const amount = 20 + n;
+    const exact = `${amount}.${String(cents).padStart(2, '0')}`;
+    const paid = (Math.round((amount + cents / 100) * 20) / 20).toFixed(2);
+    const doc = layoutDocument(`r${n}`, [[[20, `SHOP ${n}`]], [[20, 'TOTAL'], [200, exact]], [[20, 'ROUNDING'], [200, '-0.01']], [[20, 'ROUNDED TOTAL'], [200, paid]], [[20, 'CASH'], [200, '100.00']]]);
+    return { doc, exact, paid };
+  };
+  const labelled = (n: number, cents: number, which: 'exact' | 'paid'): TrainingDocument => {
+    const r = shop(n, cents);
+    const value = r[which];
+    const start = Array.from(r.doc.text).join('').lastIndexOf(value);
+    return { ...r.doc, annotations: [{ labelId: 4, labelSetId: 10, annotationSetKey: 's', text: value, startOffset: start, endOffset: start + value.length, correct: true }], missing: [] };
+  };
+  const cents = [91, 22, 93, 44, 36, 17, 68, 89];
+
+  it('learns from the training values that they are the rounded one, and keeps that in the model file', () => {
+    const model = trainExtractionModel(cents.map((c, n) => labelled(n, c, 'paid')), SCHEMA, { forest: { seed: 3 } });
+    const k = model.classes.findIndex((c) => c.labelId === 4);
+    expect(model.spans!.roundedTwins![k]).toBe(1);
+    expect(parseModel(serializeModel(model)).spans!.roundedTwins).toEqual(model.spans!.roundedTwins);
+    const unrounded = trainExtractionModel(cents.map((c, n) => labelled(n, c, 'exact')), SCHEMA, { forest: { seed: 3 } });
+    expect(unrounded.spans!.roundedTwins![k]).toBe(0);
+  });
+
+  it('takes the twin of the kind the label prefers in place of the best candidate', () => {
+    const { doc, exact, paid } = shop(10, 91);
+    const tokenized = tokenize(doc);
+    const probabilities = tokenized.tokens.map(() => Float64Array.from([0.5, 0.5]));
+    const ctx = spanContext(tokenized, doc.text, probabilities, NO_SPAN_WORDS);
+    const token = (text: string) => tokenized.tokens.find((t) => t.text === text)!;
+    const candidates = [exact, paid, '100.00'].map((v) => ({ cls: 1, start: token(v).start, end: token(v).end, tokens: [token(v)], trimmed: false, isRun: false }));
+    expect(roundingTwin(ctx, candidates, [0.7, 0.4, 0.3], 0, 0.9)).toBe(1);
+    // No preference learnt (half and half), or the best already the kind preferred: the best stays.
+    expect(roundingTwin(ctx, candidates, [0.7, 0.4, 0.3], 0, 0.5)).toBe(0);
+    expect(roundingTwin(ctx, candidates, [0.4, 0.7, 0.3], 1, 0.9)).toBe(1);
+    expect(roundingTwin(ctx, candidates, [0.4, 0.7, 0.3], 1, 0.1)).toBe(0);
   });
 });
 

@@ -4,9 +4,9 @@
 import { DEFAULT_FOREST, predictForest, trainForest, type ForestModel, type ForestOptions } from './forest.ts';
 import { documentFeatures, learnFeatureConfig } from './features.ts';
 import { DEFAULT_THRESHOLD, selectAnnotations, tokenRuns, type LabelSetLayout, type SelectionModel, type SelectOptions } from './select.ts';
-import { candidateRows, learnSpanWords, NO_SPAN_WORDS, numberTail, NUMBER_TAIL_SHARE, plainCandidates, rankRows, readable, READABLE_SHARE, typedCandidates, spanCandidates, spanContext, type SpanCandidate, type SpanDocContext, type SpanModel } from './spans.ts';
+import { amountOf, candidateRows, learnSpanWords, NO_SPAN_WORDS, numberTail, NUMBER_TAIL_SHARE, plainCandidates, rankRows, readable, READABLE_SHARE, roundedTo5, roundingTwins, typedCandidates, spanCandidates, spanContext, type SpanCandidate, type SpanDocContext, type SpanModel } from './spans.ts';
 import { classKey, labelDocuments, type LabelledDocument } from './trainingData.ts';
-import { tokenize } from './tokens.ts';
+import { tokenize, type TokenizedDocument } from './tokens.ts';
 import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, ProgressListener, TrainingDocument } from './types.ts';
 
 /** 2: the span forest (spans.ts) and ClassInfo.maxLines. 3: the span stage's own learnt words (context
@@ -257,7 +257,35 @@ function trainSpanForest(
   if (!sy.some((v) => v === 1)) return null;
   const spanOptions = { ...forestOptions, trees: SPAN_TREES, seed: forestOptions.seed + 101 };
   const forests = perClassForests(SX, sy, model.classes.length, spanOptions, check);
-  return { forests, words, ...(trainRanker(groups, SX, sy, folds, model.classes.length, spanOptions, check) ?? { rankers: null, minScores: model.classes.map(() => 0) }), typed, plainTails, documentShare: documentsWith.map((n) => n / docs.length) };
+  const roundedTwins = roundedTwinShares(perDoc, model.classes.length);
+  return { forests, words, ...(trainRanker(groups, SX, sy, folds, model.classes.length, spanOptions, check) ?? { rankers: null, minScores: model.classes.map(() => 0) }), typed, plainTails, documentShare: documentsWith.map((n) => n / docs.length), roundedTwins };
+}
+
+/** A class's rounding preference is told from at least this many training values with a rounding twin. */
+const MIN_TWIN_VALUES = 3;
+
+/**
+ * Per class: of its training values that have a twin amount with the other rounding on their document
+ * (spans.ts roundingTwins: "30.91" printed beside "30.90"), the share that are the one rounded to 5 cents;
+ * -1 with fewer than MIN_TWIN_VALUES such values. A receipt's total is mostly the rounded amount paid, yet
+ * whether the labels say so is the reviewers' convention, so it is learnt, not assumed.
+ */
+function roundedTwinShares(perDoc: readonly { byClass: Map<number, { candidates: SpanCandidate[]; gold: boolean[] }>; doc: TokenizedDocument; text: string; probs: Float64Array[] }[], classes: number): number[] {
+  const rounded = new Array<number>(classes).fill(0);
+  const twins = new Array<number>(classes).fill(0);
+  for (const { byClass, doc, text, probs } of perDoc) {
+    const amounts = spanContext(doc, text, probs, NO_SPAN_WORDS).amounts;
+    const cps = Array.from(text);
+    for (const [cls, { candidates, gold }] of byClass) {
+      const values = new Set(candidates.filter((_, i) => gold[i]).map((c) => amountOf(cps.slice(c.start, c.end).join('').replace(/\s+/g, ' ').trim())).filter(Number.isFinite));
+      for (const v of values) {
+        if (!roundingTwins(amounts, v).length) continue;
+        twins[cls - 1] += 1;
+        if (roundedTo5(v)) rounded[cls - 1] += 1;
+      }
+    }
+  }
+  return twins.map((n, k) => (n >= MIN_TWIN_VALUES ? rounded[k] / n : -1));
 }
 
 type CandidateGroup = { doc: number; from: number; to: number; ctx: SpanDocContext; candidates: SpanCandidate[]; dataType: string };

@@ -3,7 +3,7 @@
 import { spansFromChars } from '../../domain/geometry.ts';
 import type { CharBox } from '../../domain/geometry.ts';
 import type { FeatureConfig } from './features.ts';
-import { edgeKey, plainCandidates, scoreCandidates, spanCandidates, spanContext, typedCandidates, type SpanCandidate, type SpanModel } from './spans.ts';
+import { amountOf, edgeKey, plainCandidates, roundedTo5, roundingTwins, scoreCandidates, spanCandidates, spanContext, typedCandidates, type SpanCandidate, type SpanDocContext, type SpanModel } from './spans.ts';
 import type { Token, TokenizedDocument } from './tokens.ts';
 import { gapEm, tokenHeight } from './tokens.ts';
 import type { ClassInfo } from './trainingData.ts';
@@ -168,6 +168,14 @@ function chooseSpans(
         order.unshift(whole);
       }
     }
+    const rounding = spans.roundedTwins?.[k] ?? -1;
+    if (rounding >= 0) {
+      const twin = roundingTwin(ctx, candidates, scores, order[0], rounding);
+      if (twin !== order[0]) {
+        order.splice(order.indexOf(twin), 1);
+        order.unshift(twin);
+      }
+    }
     // A label not expected on nearly every document must reach its acceptance score (model.ts acceptanceScores).
     if (!expected && top < (spans.minScores[k] ?? 0)) return;
     const picked: SpanCandidate[] = [];
@@ -226,6 +234,31 @@ export function wholeLinesAround(
     const last = own[own.length - 1];
     const closesHere = c.tokens[c.tokens.length - 1] !== last && closes(c.tokens[c.tokens.length - 1]) && !closes(last);
     if (likely(added) >= WHOLE_LINES.likely * likely(own) || closesHere) pick = i;
+  });
+  return pick;
+}
+
+/** A label's values are the rounded (or unrounded) one of two twin amounts in at least this share of the
+ * training documents that had both (SpanModel roundedTwins) for the twin to be taken instead. */
+const TWIN_PREFERENCE = 0.75;
+
+/**
+ * The best candidate, or its rounding twin among the candidates ("30.90" for "30.91", an amount within 5
+ * cents with the other rounding) when the label's training values were mostly the twin's kind: of two
+ * totals printed a few cents apart, the one paid (rounded to 5 cents) or the one summed, as the
+ * reviewers labelled them (`rounding`: the share of rounded ones). The surest such twin; the best candidate
+ * when it is already of the preferred kind or has no twin. Returns the index of the candidate to take.
+ */
+export function roundingTwin(ctx: SpanDocContext, candidates: readonly SpanCandidate[], scores: readonly number[], best: number, rounding: number): number {
+  const wantRounded = rounding >= TWIN_PREFERENCE ? true : rounding <= 1 - TWIN_PREFERENCE ? false : null;
+  const valueOf = (c: SpanCandidate) => amountOf(ctx.cps.slice(c.start, c.end).join('').replace(/\s+/g, ' ').trim());
+  const value = valueOf(candidates[best]);
+  if (wantRounded === null || !Number.isFinite(value) || roundedTo5(value) === wantRounded) return best;
+  let pick = best;
+  candidates.forEach((c, i) => {
+    const v = valueOf(c);
+    if (!Number.isFinite(v) || !roundingTwins([v], value).length || roundedTo5(v) !== wantRounded) return;
+    if (pick === best || scores[i] > scores[pick]) pick = i;
   });
   return pick;
 }

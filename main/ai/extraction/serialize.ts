@@ -24,7 +24,7 @@ const ModelFile = z.object({
   ),
   labelSetLayouts: z.array(z.object({ labelSetId: Int, multiLine: z.boolean() })),
   forest: ForestSchema,
-  spans: z.object({ forests: z.array(ForestSchema.nullable()), words: z.object({ context: z.array(z.string()), values: z.array(z.array(z.string())), starts: z.array(z.array(z.string())), ends: z.array(z.array(z.string())), edgeShares: z.array(z.array(z.tuple([z.string(), Num, Num]))) }), rankers: z.array(ForestSchema.nullable()).nullable(), typed: z.array(z.boolean()), plainTails: z.array(z.boolean()), documentShare: z.array(Num), minScores: z.array(Num) }).nullable(),
+  spans: z.object({ forests: z.array(ForestSchema.nullable()), words: z.object({ context: z.array(z.string()), values: z.array(z.array(z.string())), starts: z.array(z.array(z.string())), ends: z.array(z.array(z.string())), edgeShares: z.array(z.array(z.tuple([z.string(), Num, Num]))) }), rankers: z.array(ForestSchema.nullable()).nullable(), typed: z.array(z.boolean()), plainTails: z.array(z.boolean()), documentShare: z.array(Num), minScores: z.array(Num), roundedTwins: z.array(Num).optional() }).nullable(),
   training: z.object({ documents: Int, tokens: Int, annotatedTokens: Int, seconds: Num }),
 });
 

@@ -88,6 +88,28 @@ export interface SpanModel {
   plainTails: boolean[];
   /** Per class: the share of the training documents that have a value of it. */
   documentShare: number[];
+  /** Per class: of the training values with a twin amount a few cents away on their document, one of the
+   * two rounded to 5 cents and the other not, the share that are the rounded one; -1 when too few to tell
+   * (model.ts roundedTwinShares). Absent in models trained before it. */
+  roundedTwins?: number[];
+}
+
+/** A candidate's text read as an amount ("RM41.45", "1,250.00"), NaN when it is none. */
+export function amountOf(flat: string): number {
+  return AMOUNT.test(flat) ? parseNumber(flat.replace(/^[-+]?[A-Z]{1,3}\s?/u, '')) : NaN;
+}
+
+/** Whether an amount is a whole number of 5 cents (what a cash total is rounded to where 1 and 2 cent coins
+ * are gone). */
+export const roundedTo5 = (value: number) => Math.round(Math.abs(value) * 100) % 5 === 0;
+
+/** Amounts this close (and not equal) are twins: a total and its rounded form. */
+export const TWIN_DISTANCE = 0.05;
+
+/** The amounts of a document that are a twin of `value` with the other rounding (one of the two rounded to
+ * 5 cents, the other not). */
+export function roundingTwins(amounts: readonly number[], value: number): number[] {
+  return amounts.filter((a) => a !== value && Math.abs(a - value) < TWIN_DISTANCE && roundedTo5(a) !== roundedTo5(value));
 }
 
 /** A token at least half of whose characters are digits ("(587969-U)", "273500-U", "12.50"). */
@@ -410,7 +432,7 @@ export function spanFeatures(ctx: SpanDocContext, c: SpanCandidate, standing: Ca
   const text = ctx.cps.slice(c.start, c.end).join('');
   const flat = text.replace(/\s+/g, ' ').trim();
   const isAmount = AMOUNT.test(flat);
-  const value = isAmount ? parseNumber(flat.replace(/^[-+]?[A-Z]{1,3}\s?/u, '')) : NaN;
+  const value = amountOf(flat);
   const rank = Number.isFinite(value) ? ctx.amounts.findIndex((a) => a <= value) : -1;
   const repeats = Number.isFinite(value) ? ctx.amounts.filter((a) => a === value).length : 0;
   const page = doc.pageSizes[first.page] ?? { width: 1, height: 1 };

@@ -111,17 +111,22 @@ describe('candidate values', () => {
 describe('a value printed over several lines', () => {
   // "POPULAR BOOK" over "CO. (M) SDN BHD", a registration number below; the span forest ranked the line with
   // the legal form first.
-  const layout = (headingSize: number) => {
-    const doc = layoutDocument('w', [[[20, 'POPULAR BOOK']], [[20, 'CO. (M) SDN BHD']], [[20, '(CO. NO. 113825-W)']]]);
+  /** A document of three lines, the label's token probabilities `likely` per line, and candidates of its
+   * lines by number (`lines(0, 1)`: the first two lines whole). */
+  const threeLines = (id: string, texts: [number, string][], likely: number[], headingSize = 10) => {
+    const doc = layoutDocument(id, texts.map((t) => [t]));
     // The first line printed headingSize points tall (the others 10).
     for (const ch of doc.chars) if (ch.line_index === 0) ch.y0 = ch.y1 - headingSize;
     const tokenized = tokenize(doc);
-    const likely = [0.5, 0.45, 0.1];
     const probabilities = tokenized.tokens.map((t) => Float64Array.from([1 - likely[t.lineNo], likely[t.lineNo]]));
     const lines = (...ns: number[]) => {
       const tokens = tokenized.tokens.filter((t) => ns.includes(t.lineNo));
       return { cls: 1, start: tokens[0].start, end: tokens[tokens.length - 1].end, tokens, trimmed: false, isRun: false };
     };
+    return { doc, probabilities, lines };
+  };
+  const layout = (headingSize: number) => {
+    const { doc, probabilities, lines } = threeLines('w', [[20, 'POPULAR BOOK'], [20, 'CO. (M) SDN BHD'], [20, '(CO. NO. 113825-W)']], [0.5, 0.45, 0.1], headingSize);
     return { doc, probabilities, candidates: [lines(1), lines(0, 1), lines(1, 2), lines(0)] };
   };
   const text = (doc: ExtractionDocument, c: { start: number; end: number }) => Array.from(doc.text).slice(c.start, c.end).join('').replace(/\s+/g, ' ');
@@ -133,15 +138,8 @@ describe('a value printed over several lines', () => {
   });
 
   it("is taken whole when the line below ends on a word that closes the label's values, however doubted", () => {
-    const doc = layoutDocument('s', [[[20, 'PASARAYA BORONG PINTAR']], [[40, 'SDN BHD']], [[20, 'BR No.: (124525-H)']]]);
-    const tokenized = tokenize(doc);
-    const likely = [0.8, 0.2, 0.1];
-    const probabilities = tokenized.tokens.map((t) => Float64Array.from([1 - likely[t.lineNo], likely[t.lineNo]]));
-    const block = (...ns: number[]) => {
-      const tokens = tokenized.tokens.filter((t) => ns.includes(t.lineNo));
-      return { cls: 1, start: tokens[0].start, end: tokens[tokens.length - 1].end, tokens, trimmed: false, isRun: false };
-    };
-    const candidates = [block(0), block(0, 1)];
+    const { doc, probabilities, lines } = threeLines('s', [[20, 'PASARAYA BORONG PINTAR'], [40, 'SDN BHD'], [20, 'BR No.: (124525-H)']], [0.8, 0.2, 0.1]);
+    const candidates = [lines(0), lines(0, 1)];
     // "bhd" closes nine in ten training names, "pintar" none.
     const shares = new Map<string, [number, number]>([['bhd', [0, 0.9]], ['sdn', [0, 0.05]], ['pintar', [0, 0]]]);
     expect(text(doc, candidates[wholeLinesAround(candidates, [0.43, 0.32], 0, probabilities, 1, shares)])).toBe('PASARAYA BORONG PINTAR SDN BHD');

@@ -4,9 +4,9 @@
 import { DEFAULT_FOREST, predictForest, trainForest, type ForestModel, type ForestOptions } from './forest.ts';
 import { documentFeatures, learnFeatureConfig } from './features.ts';
 import { DEFAULT_THRESHOLD, selectAnnotations, tokenRuns, type LabelSetLayout, type SelectionModel, type SelectOptions } from './select.ts';
-import { amountOf, candidateRows, learnSpanWords, NO_SPAN_WORDS, numberTail, NUMBER_TAIL_SHARE, plainCandidates, rankRows, readable, READABLE_SHARE, roundedTo5, roundingTwins, typedCandidates, spanCandidates, spanContext, type SpanCandidate, type SpanDocContext, type SpanModel } from './spans.ts';
+import { amountOf, candidateRows, flatText, learnSpanWords, NO_SPAN_WORDS, numberTail, NUMBER_TAIL_SHARE, plainCandidates, rankRows, readable, READABLE_SHARE, roundedTo5, roundingTwins, typedCandidates, spanCandidates, spanContext, type SpanCandidate, type SpanDocContext, type SpanModel } from './spans.ts';
 import { classKey, labelDocuments, type LabelledDocument } from './trainingData.ts';
-import { tokenize, type TokenizedDocument } from './tokens.ts';
+import { tokenize } from './tokens.ts';
 import type { ExtractionDocument, ExtractionSchema, PredictedAnnotation, ProgressListener, TrainingDocument } from './types.ts';
 
 /** 2: the span forest (spans.ts) and ClassInfo.maxLines. 3: the span stage's own learnt words (context
@@ -223,7 +223,7 @@ function trainSpanForest(
       }
       byClass.set(cls, { candidates, gold: candidates.map(isGold) });
     });
-    return { doc, text: d.text, probs, byClass };
+    return { doc, text: d.text, probs, byClass, amounts: ctx.amounts };
   });
   // A class whose values read as its data type competes among the candidates that read so (typedCandidates).
   const typed = model.classes.map((c, k) => (labels.get(c.labelId)?.dataType ?? 'Text') !== 'Text' && values[k] > 0 && readableValues[k] >= READABLE_SHARE * values[k]);
@@ -270,14 +270,13 @@ const MIN_TWIN_VALUES = 3;
  * -1 with fewer than MIN_TWIN_VALUES such values. A receipt's total is mostly the rounded amount paid, yet
  * whether the labels say so is the reviewers' convention, so it is learnt, not assumed.
  */
-function roundedTwinShares(perDoc: readonly { byClass: Map<number, { candidates: SpanCandidate[]; gold: boolean[] }>; doc: TokenizedDocument; text: string; probs: Float64Array[] }[], classes: number): number[] {
+function roundedTwinShares(perDoc: readonly { byClass: Map<number, { candidates: SpanCandidate[]; gold: boolean[] }>; text: string; amounts: readonly number[] }[], classes: number): number[] {
   const rounded = new Array<number>(classes).fill(0);
   const twins = new Array<number>(classes).fill(0);
-  for (const { byClass, doc, text, probs } of perDoc) {
-    const amounts = spanContext(doc, text, probs, NO_SPAN_WORDS).amounts;
+  for (const { byClass, text, amounts } of perDoc) {
     const cps = Array.from(text);
     for (const [cls, { candidates, gold }] of byClass) {
-      const values = new Set(candidates.filter((_, i) => gold[i]).map((c) => amountOf(cps.slice(c.start, c.end).join('').replace(/\s+/g, ' ').trim())).filter(Number.isFinite));
+      const values = new Set(candidates.filter((_, i) => gold[i]).map((c) => amountOf(flatText(cps, c))).filter(Number.isFinite));
       for (const v of values) {
         if (!roundingTwins(amounts, v).length) continue;
         twins[cls - 1] += 1;

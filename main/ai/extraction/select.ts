@@ -3,7 +3,7 @@
 import { spansFromChars } from '../../domain/geometry.ts';
 import type { CharBox } from '../../domain/geometry.ts';
 import type { FeatureConfig } from './features.ts';
-import { amountOf, edgeKey, plainCandidates, roundedTo5, roundingTwins, scoreCandidates, spanCandidates, spanContext, typedCandidates, type SpanCandidate, type SpanDocContext, type SpanModel } from './spans.ts';
+import { amountOf, edgeKey, flatText, plainCandidates, roundedTo5, roundingTwins, scoreCandidates, spanCandidates, spanContext, typedCandidates, type SpanCandidate, type SpanDocContext, type SpanModel } from './spans.ts';
 import type { Token, TokenizedDocument } from './tokens.ts';
 import { gapEm, tokenHeight } from './tokens.ts';
 import type { ClassInfo } from './trainingData.ts';
@@ -161,21 +161,11 @@ function chooseSpans(
     if (!order.length) return;
     const top = scores[order[0]];
     if (!present.has(cls) && (top < PRESENT_SCORE || top < thresholdOf(cls))) return;
-    if (!c.repeatsInSet) {
-      const whole = wholeLinesAround(candidates, scores, order[0], probabilities, cls, ctx.wordSets.edgeShares[k]);
-      if (whole !== order[0]) {
-        order.splice(order.indexOf(whole), 1);
-        order.unshift(whole);
-      }
-    }
+    // The best candidate may give way to the whole of a value over several lines, then to its rounding twin.
+    const first = (i: number) => order.unshift(...order.splice(order.indexOf(i), 1));
+    if (!c.repeatsInSet) first(wholeLinesAround(candidates, scores, order[0], probabilities, cls, ctx.wordSets.edgeShares[k]));
     const rounding = spans.roundedTwins?.[k] ?? -1;
-    if (rounding >= 0) {
-      const twin = roundingTwin(ctx, candidates, scores, order[0], rounding);
-      if (twin !== order[0]) {
-        order.splice(order.indexOf(twin), 1);
-        order.unshift(twin);
-      }
-    }
+    if (rounding >= 0) first(roundingTwin(ctx, candidates, scores, order[0], rounding));
     // A label not expected on nearly every document must reach its acceptance score (model.ts acceptanceScores).
     if (!expected && top < (spans.minScores[k] ?? 0)) return;
     const picked: SpanCandidate[] = [];
@@ -251,7 +241,7 @@ const TWIN_PREFERENCE = 0.75;
  */
 export function roundingTwin(ctx: SpanDocContext, candidates: readonly SpanCandidate[], scores: readonly number[], best: number, rounding: number): number {
   const wantRounded = rounding >= TWIN_PREFERENCE ? true : rounding <= 1 - TWIN_PREFERENCE ? false : null;
-  const valueOf = (c: SpanCandidate) => amountOf(ctx.cps.slice(c.start, c.end).join('').replace(/\s+/g, ' ').trim());
+  const valueOf = (c: SpanCandidate) => amountOf(flatText(ctx.cps, c));
   const value = valueOf(candidates[best]);
   if (wantRounded === null || !Number.isFinite(value) || roundedTo5(value) === wantRounded) return best;
   let pick = best;

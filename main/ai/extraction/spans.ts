@@ -99,12 +99,15 @@ export function amountOf(flat: string): number {
   return AMOUNT.test(flat) ? parseNumber(flat.replace(/^[-+]?[A-Z]{1,3}\s?/u, '')) : NaN;
 }
 
+/** A range of the document's code points with its white space made single spaces and trimmed. */
+export const flatText = (cps: readonly string[], r: { start: number; end: number }) => cps.slice(r.start, r.end).join('').replace(/\s+/g, ' ').trim();
+
 /** Whether an amount is a whole number of 5 cents (what a cash total is rounded to where 1 and 2 cent coins
  * are gone). */
 export const roundedTo5 = (value: number) => Math.round(Math.abs(value) * 100) % 5 === 0;
 
 /** Amounts this close (and not equal) are twins: a total and its rounded form. */
-export const TWIN_DISTANCE = 0.05;
+const TWIN_DISTANCE = 0.05;
 
 /** The amounts of a document that are a twin of `value` with the other rounding (one of the two rounded to
  * 5 cents, the other not). */
@@ -429,8 +432,7 @@ export function spanFeatures(ctx: SpanDocContext, c: SpanCandidate, standing: Ca
     if (!line || line.page !== first.page) return -1;
     return Math.max(...line.tokens.map((t) => p(t)));
   };
-  const text = ctx.cps.slice(c.start, c.end).join('');
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = flatText(ctx.cps, c);
   const isAmount = AMOUNT.test(flat);
   const value = amountOf(flat);
   const rank = Number.isFinite(value) ? ctx.amounts.findIndex((a) => a <= value) : -1;
@@ -620,7 +622,7 @@ function amountRelations(amounts: readonly number[], value: number): [number, nu
       if (i < j && Math.abs(others[i] + others[j] - value) < CENT) sum = 1;
     }
   }
-  const twin = others.some((a) => Math.abs(a - value) < 0.05) ? 1 : 0;
+  const twin = others.some((a) => Math.abs(a - value) < TWIN_DISTANCE) ? 1 : 0;
   return [difference, sum, twin];
 }
 

@@ -1,7 +1,7 @@
 // CTC decoding of the PP-OCR recognizer's output on made-up distributions: the greedy path, the prefix
 // beam search that sums every path of a label sequence, and the alignment that places the chosen labels.
 import { describe, expect, it } from 'vitest';
-import { ctcAlign, ctcBeam, ctcDecode, ctcGreedy } from '../../main/pipeline/ocr/paddle/ctc.ts';
+import { ctcAlign, ctcBeam, ctcDecode, ctcGreedy, doubtfulChar, peakStep } from '../../main/pipeline/ocr/paddle/ctc.ts';
 
 /** Distributions over [blank, a, b, space] (classes 0..3), one row a time step. */
 const steps = (rows: number[][]) => new Float32Array(rows.flat());
@@ -73,5 +73,20 @@ describe('CTC decoding', () => {
     const plain = steps([[0, 0, 0, 0], [0.1, 0.9, 0, 0], [0.9, 0.1, 0, 0], [0.2, 0, 0.8, 0]]);
     expect(ctcDecode(plain, 3, 4, 4, 3)).toEqual(ctcGreedy(plain, 3, 4, 4));
     expect(labels(ctcDecode(plain, 3, 4, 4, 3))).toEqual([1, 2]);
+  });
+
+  it('a point less likely than the blank and the space together at its strongest step is doubtful, a sure one is not', () => {
+    // "a", then a point (class 2) at 0.34 beside a space (3) at 0.33 and a blank at 0.24 ("SDN.BHD"), then "a".
+    const speck = steps([[0.1, 0.9, 0, 0], [0.24, 0.09, 0.34, 0.33], [0.1, 0.9, 0, 0]]);
+    const [, point] = ctcGreedy(speck, 3, 4);
+    expect(point).toMatchObject({ index: 2, first: 1, last: 1 });
+    expect(doubtfulChar(speck, 4, 0, point, 3)).toBe(true);
+    // Printed: 0.9 on one of its two steps; the weaker step does not decide.
+    const printed = steps([[0.1, 0.9, 0, 0], [0.3, 0, 0.4, 0.3], [0.05, 0, 0.9, 0.05], [0.1, 0.9, 0, 0]]);
+    const c = ctcGreedy(printed, 4, 4).find((x) => x.index === 2);
+    expect(c).toBeDefined();
+    expect(c).toMatchObject({ first: 1, last: 2 });
+    expect(peakStep(printed, 4, 0, c!)).toBe(2);
+    expect(doubtfulChar(printed, 4, 0, c!, 3)).toBe(false);
   });
 });

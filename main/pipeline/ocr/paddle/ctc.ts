@@ -94,6 +94,9 @@ export interface PlacedChar {
   /** Centre of the character's run. */
   center: number;
   prob: number;
+  /** The character's probability at its strongest step, and the other classes' there (paddle/lexicon.ts). */
+  peak?: number;
+  alts?: { text: string; p: number }[];
 }
 
 export interface SpacingOptions {
@@ -270,6 +273,23 @@ export function ctcDecode(probs: Float32Array, steps: number, classes: number, o
   if (same(labels, greedyLabels)) return greedy;
   const letters = (xs: readonly number[]) => xs.filter((k) => k !== spaceClass);
   return same(letters(labels), letters(greedyLabels)) ? ctcAlign(probs, steps, classes, labels, offset) : greedy;
+}
+
+/** The step of a character's run where its class is likeliest. */
+export function peakStep(probs: Float32Array, classes: number, offset: number, c: Pick<CtcChar, 'index' | 'first' | 'last'>): number {
+  let at = c.first;
+  for (let t = c.first + 1; t <= c.last; t++) if (probs[offset + t * classes + c.index] > probs[offset + at * classes + c.index]) at = t;
+  return at;
+}
+
+/**
+ * Whether a character is less likely, at its strongest step, than nothing there: the blank and the space
+ * (`spaceClass`) together. The greedy path takes a class that beats each of them alone, so a speck after a
+ * word is read as a point at 0.34 beside a space at 0.33 and a blank at 0.24 ("SDN.BHD", "ENTERPRISE.").
+ */
+export function doubtfulChar(probs: Float32Array, classes: number, offset: number, c: Pick<CtcChar, 'index' | 'first' | 'last'>, spaceClass: number): boolean {
+  const base = offset + peakStep(probs, classes, offset, c) * classes;
+  return probs[base + c.index] < probs[base] + probs[base + spaceClass];
 }
 
 /** The prefix beam search itself: the labels of the likeliest prefix after the last step. */

@@ -96,7 +96,13 @@ export interface PlacedChar {
   prob: number;
   /** The character's probability at its strongest step, and the other classes' there (paddle/lexicon.ts). */
   peak?: number;
-  alts?: { text: string; p: number }[];
+  alts?: Alternative[];
+}
+
+/** A class the recognizer gave some probability at a character's strongest step. */
+export interface Alternative {
+  text: string;
+  p: number;
 }
 
 export interface SpacingOptions {

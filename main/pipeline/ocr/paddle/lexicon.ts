@@ -4,19 +4,10 @@
 // company's legal form ("SDN BHD", "PTE LTD") the same way, even where one of them is a word ("SIN").
 // Only substitutions, so every character keeps its place; only letters; nothing else about the line changes.
 import { createRequire } from 'node:module';
+import type { PlacedChar } from './ctc.ts';
 
-/** A class the recognizer gave some probability at a character's strongest step. */
-export interface Alternative {
-  text: string;
-  p: number;
-}
-
-/** A character as the recognizer read it, with its own probability at its strongest step and the others. */
-export interface LexChar {
-  text: string;
-  peak?: number;
-  alts?: readonly Alternative[];
-}
+/** A character as the recognizer read it, with its own probability at its strongest step and the others'. */
+export type LexChar = Pick<PlacedChar, 'text' | 'peak' | 'alts'>;
 
 export interface LexiconOptions {
   /** A second choice counts when its probability is at least this share of the character read. */
@@ -41,10 +32,16 @@ export class Lexicon {
     private readonly pairs: ReadonlySet<string>,
   ) {}
 
-  /** The English words of an-array-of-english-words (about 275,000, MIT) and the legal forms above. */
+  private static shared: Lexicon | undefined;
+
+  /** The English words of an-array-of-english-words (about 275,000, MIT) and the legal forms above: read
+   * once a thread (0.2 s, about 35 MB), however many readers it opens. */
   static english(): Lexicon {
-    const list = createRequire(import.meta.url)('an-array-of-english-words') as string[];
-    return new Lexicon(new Set([...list, ...LEGAL_FORM_WORDS]), new Set(LEGAL_FORM_PAIRS));
+    if (!Lexicon.shared) {
+      const list = createRequire(import.meta.url)('an-array-of-english-words') as string[];
+      Lexicon.shared = new Lexicon(new Set([...list, ...LEGAL_FORM_WORDS]), new Set(LEGAL_FORM_PAIRS));
+    }
+    return Lexicon.shared;
   }
 
   /** A lexicon of the given words and pairs (lower-case), for tests. */
@@ -126,20 +123,15 @@ export function spellings(chars: readonly LexChar[], { ratio, changes }: Pick<Le
 export function mendWords<T extends LexChar>(words: readonly T[][], lexicon: Lexicon, options: LexiconOptions): T[][] {
   const out = words.map((w) => [...w]);
   const cores = out.map(core);
-  const text = (w: number) => {
-    const c = cores[w];
-    return c ? out[w].slice(c.from, c.to).map((ch) => ch.text).join('') : '';
-  };
-  const put = (w: number, letters: readonly string[]) => {
-    const c = cores[w] as { from: number; to: number };
-    letters.forEach((t, i) => {
-      const ch = out[w][c.from + i];
-      if (ch.text !== t) out[w][c.from + i] = { ...ch, text: t };
+  // Only called for words with a core.
+  const letters = (w: number) => out[w].slice(cores[w]!.from, cores[w]!.to);
+  const text = (w: number) => letters(w).map((ch) => ch.text).join('');
+  const put = (w: number, spelled: readonly string[]) => {
+    const from = cores[w]!.from;
+    spelled.forEach((t, i) => {
+      const ch = out[w][from + i];
+      if (ch.text !== t) out[w][from + i] = { ...ch, text: t };
     });
-  };
-  const letters = (w: number) => {
-    const c = cores[w] as { from: number; to: number };
-    return out[w].slice(c.from, c.to);
   };
   for (let w = 0; w + 1 < out.length; w++) {
     if (!cores[w] || !cores[w + 1] || lexicon.hasPair(text(w), text(w + 1))) continue;

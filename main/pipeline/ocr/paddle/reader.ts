@@ -4,7 +4,7 @@
 // Everything is local files: nothing is fetched at run time.
 import fs from 'node:fs';
 import * as ort from 'onnxruntime-node';
-import { ctcDecode, ctcGreedy, doubtfulChar, peakStep, spaceBreaks, type PlacedChar, type SpacingOptions } from './ctc.ts';
+import { ctcDecode, ctcGreedy, doubtfulChar, peakStep, spaceBreaks, type Alternative, type CtcChar, type PlacedChar, type SpacingOptions } from './ctc.ts';
 import { DB_DEFAULTS, dbBoxes, type DbOptions, type DetectedBox } from './dbPostprocess.ts';
 import type { RotatedBox } from './geometry.ts';
 import { paddleModelFiles } from './models.ts';
@@ -158,10 +158,11 @@ export class PaddleReader {
     private readonly dictionary: string[],
     readonly options: ReaderOptions,
   ) {
-    this.lexicon = options.lexicon ? Lexicon.english() : undefined;
+    this.mend = options.lexicon ? { lexicon: Lexicon.english(), options: options.lexicon } : undefined;
   }
 
-  private readonly lexicon: Lexicon | undefined;
+  /** How misread letters are mended (ReaderOptions.lexicon), or undefined when they are not. */
+  private readonly mend: { lexicon: Lexicon; options: LexiconOptions } | undefined;
 
   static async open(options: Partial<ReaderOptions> = {}): Promise<PaddleReader> {
     const files = paddleModelFiles();
@@ -234,7 +235,7 @@ export class PaddleReader {
           }
           // A point or comma after a letter that is less likely than nothing there is a speck, not print.
           if (this.options.doubtfulPoints && /^[.,]$/.test(text) && /\p{L}/u.test(chars[chars.length - 1]?.text ?? '') && doubtfulChar(probs, classes, n * steps * classes, c, classes - 1)) continue;
-          chars.push({ text, center: ((c.first + c.last + 1) / 2) * step, prob: c.prob, ...(this.lexicon ? alternatives(probs, classes, n * steps * classes, c, (k) => latinMark(halfWidth(this.dictionary[k - 1] ?? ''))) : {}) });
+          chars.push({ text, center: ((c.first + c.last + 1) / 2) * step, prob: c.prob, ...(this.mend ? alternatives(probs, classes, n * steps * classes, c, (k) => latinMark(halfWidth(this.dictionary[k - 1] ?? ''))) : {}) });
         }
         const image = images[k];
         const mask = inkMask(image);
@@ -266,7 +267,7 @@ export class PaddleReader {
     const lines: ReadLine[] = [];
     raw.forEach((r, i) => {
       if (r.chars.length === 0) return;
-      const words = toWords(r, this.options.spacing, this.lexicon && this.options.lexicon ? { lexicon: this.lexicon, options: this.options.lexicon } : undefined);
+      const words = toWords(r, this.options.spacing, this.mend);
       const confidence = meanProb(r);
       const line = { box: boxes[i], words, confidence };
       if (keep(i, line)) lines.push(line);
@@ -397,9 +398,9 @@ export function toWords(r: RawLine, spacing: SpacingOptions, mend?: { lexicon: L
  * A character's probability at its strongest step and the other classes' there (those at 0.02 or more), for
  * mending misread letters (lexicon.ts); `text` names a class.
  */
-function alternatives(probs: Float32Array, classes: number, offset: number, c: { index: number; first: number; last: number }, text: (k: number) => string): { peak: number; alts: { text: string; p: number }[] } {
+function alternatives(probs: Float32Array, classes: number, offset: number, c: Pick<CtcChar, 'index' | 'first' | 'last'>, text: (k: number) => string): Required<Pick<PlacedChar, 'peak' | 'alts'>> {
   const base = offset + peakStep(probs, classes, offset, c) * classes;
-  const alts: { text: string; p: number }[] = [];
+  const alts: Alternative[] = [];
   // Class 0 is the blank, the last the space.
   for (let k = 1; k < classes - 1; k++) if (k !== c.index && probs[base + k] >= 0.02) alts.push({ text: text(k), p: probs[base + k] });
   return { peak: probs[base + c.index], alts: alts.sort((a, b) => b.p - a.p) };

@@ -138,7 +138,9 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     const training = workers.training;
     const processing = {
       async stop() {
-        await workers.documents.stop({ timeoutMs: 10_000 });
+        // OCR and analysis first (the analysis may send a callback), then the deliveries under way.
+        await Promise.all([workers.documents.stop({ timeoutMs: 10_000 }), workers.analysis.stop({ timeoutMs: 10_000 })]);
+        await workers.delivery.stop({ timeoutMs: 10_000 });
         await processor.close();
       },
       ocrEngineInfo: () => processor.ocrEngineInfo(),
@@ -146,6 +148,8 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     // Only the instance that owns the data folder runs jobs (CLI commands beside it do not), unless told.
     if (lock && (opts.workers ?? true)) {
       await workers.documents.start();
+      await workers.analysis.start();
+      await workers.delivery.start();
       await training.start();
     }
     const imports = new ImportWatcher({ repos, documents: services.documents, blobs, pollMs: config.importPollMs, maxUploadBytes: config.maxUploadBytes });

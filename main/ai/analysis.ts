@@ -38,9 +38,10 @@ export interface AnalysisDeps {
 }
 
 /** After OCR, in its transaction: sends the analysis job and returns the status the document waits in. */
-export async function enqueueAnalysis(queue: JobQueue, r: Repos, doc: DocumentRow, opts: { splitting?: boolean } = {}): Promise<number> {
+export async function enqueueAnalysis(queue: JobQueue, r: Repos, doc: DocumentRow, opts: { splitting?: boolean; urgent?: boolean } = {}): Promise<number> {
   // Keyed by the document and its state (kinds.ts): a re-processed document is analysed again, a crashed job not twice.
-  await queue.send(r, jobs.analyzeDocument(doc));
+  // Urgent when someone waits for it: a sync upload's, a reviewer's request to extract again.
+  await queue.send(r, jobs.analyzeDocument(doc, { urgent: opts.urgent }));
   return firstStep(r, doc, opts.splitting ?? true);
 }
 

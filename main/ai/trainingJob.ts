@@ -13,6 +13,7 @@ import { NothingToTrain, type AiEvaluation, type Trainer } from './trainers/type
 import { TrainingCancelled } from './extraction/index.ts';
 import type { Mailer } from '../events/mailer.ts';
 import { trainingCompleted } from '../events/messages.ts';
+import { sendMail } from '../events/eventJobs.ts';
 
 export interface TrainingJobDeps {
   repos: Repos;
@@ -107,7 +108,8 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
       });
     },
 
-    async [NOTIFY_TRAINED]({ payload }: JobContext<{ aiId: number }>) {
+    async [NOTIFY_TRAINED](ctx: JobContext<{ aiId: number }>) {
+      const { payload } = ctx;
       const ai = await repos.aiModels.findById(payload.aiId);
       const requester = ai?.created_by == null ? undefined : await repos.users.findById(ai.created_by);
       if (!ai || !requester) return;
@@ -123,7 +125,7 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
         active: ai.active,
         reason: ai.error,
       });
-      await deps.mailer.send({ to: requester.email, ...content, kind: 'training' });
+      await sendMail(deps.mailer, { to: requester.email, ...content, kind: 'training' }, ctx);
     },
   };
 }

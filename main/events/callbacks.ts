@@ -1,9 +1,9 @@
 // The completion callback (spec 6): POST the document details to the callback_url given at upload,
-// retry while the receiver may still recover, and record every attempt so the API can show them.
+// one attempt at a time (the delivery job's queue retries while the receiver may still recover), and record
+// every attempt so the API can show them.
 import type dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pkg from '../../package.json' with { type: 'json' };
 import { now } from '../store/db.ts';
 import type { NewCallbackAttempt } from '../store/schema.ts';
@@ -28,28 +28,30 @@ export interface CallbackOptions {
   log: CallbackAttemptLog;
   /** Which receivers may be reached (callbackTargets.ts); checked before connecting, on every address. */
   policy: CallbackPolicy;
+  /** Which attempt this is, 1-based (the delivery job's attempt): recorded with it. Default 1. */
+  attempt?: number;
   /** Resolves the receiver's name (default: the system's resolver; tests give their own). */
   resolve?: Resolver;
-  /** Tries in all, the first included. Default 3. */
-  attempts?: number;
-  /** Per attempt, from connecting to the end of the answer. Default 10 s. */
+  /** From connecting to the end of the answer. Default 10 s. */
   timeoutMs?: number;
-  /** Wait before the second try, doubled before each later one. Default 2 s. */
-  backoffMs?: number;
-  /** Longest wait a receiver's Retry-After may ask for. Default 60 s. */
+  /** Longest wait a receiver's Retry-After may ask for before the next attempt. Default 10 min. */
   maxRetryAfterMs?: number;
-  /** Ends the delivery early (shutdown): the running attempt is cut off and no further one is made. */
+  /** Ends the attempt early (shutdown): the request is cut off. */
   signal?: AbortSignal;
 }
 
 export interface CallbackOutcome {
   delivered: boolean;
-  /** How many attempts were made (and recorded). */
-  attempts: number;
-  /** Status of the last answer, null when the last attempt got none. */
+  /** Which attempt this was (as recorded). */
+  attempt: number;
+  /** Status of the answer, null when none came. */
   statusCode: number | null;
-  /** Why the last attempt failed; null when delivered. */
+  /** Why the attempt failed; null when delivered. */
   error: string | null;
+  /** Worth another attempt: no answer, 5xx or 429 (never a refusal, a redirect or a stopped attempt). */
+  retry: boolean;
+  /** What the receiver's Retry-After asked for, capped; undefined when it said nothing. */
+  retryAfterMs?: number;
 }
 
 /**
@@ -172,18 +174,21 @@ function judge(answer: Answer): AttemptResult {
 }
 
 /**
- * Delivers one callback: POSTs `body` as JSON to `url` until the receiver answers 2xx, a final refusal
- * (4xx other than 429, or a redirect) comes, or the attempts are used up. Never throws for delivery
- * failures; the outcome says what happened. Throws only when attempts cannot be recorded.
+ * One attempt at delivering a callback: POSTs `body` as JSON to `url` once and records the attempt. The
+ * durable queue makes the next attempt (events/eventJobs.ts: the delivery job fails with the receiver's
+ * Retry-After and the queue retries it after its back-off), so no attempt ever waits inside a job and a
+ * restart resumes the count. Never throws for delivery failures; the outcome says what happened and whether
+ * another attempt may help. Throws only when the attempt cannot be recorded.
  */
-export async function sendCallback(request: CallbackRequest, opts: CallbackOptions): Promise<CallbackOutcome> {
-  const attempts = Math.max(1, opts.attempts ?? 3);
+export async function attemptCallback(request: CallbackRequest, opts: CallbackOptions): Promise<CallbackOutcome> {
+  const attempt = Math.max(1, opts.attempt ?? 1);
   const timeoutMs = opts.timeoutMs ?? 10_000;
-  const backoffMs = opts.backoffMs ?? 2_000;
-  const maxRetryAfterMs = opts.maxRetryAfterMs ?? 60_000;
+  const maxRetryAfterMs = opts.maxRetryAfterMs ?? 10 * 60_000;
   const payload = Buffer.from(JSON.stringify(request.body ?? null), 'utf8');
-  const record = (attempt: number, startedAt: string, started: number, result: AttemptResult) =>
-    opts.log.insertCallbackAttempt({
+  const startedAt = now();
+  const started = performance.now();
+  const finish = async (result: AttemptResult): Promise<CallbackOutcome> => {
+    await opts.log.insertCallbackAttempt({
       document_id: request.documentId,
       url: request.url,
       attempt,
@@ -192,40 +197,21 @@ export async function sendCallback(request: CallbackRequest, opts: CallbackOptio
       duration_ms: Math.round(performance.now() - started),
       created_at: startedAt,
     });
+    const retryAfterMs = result.waitAtLeastMs === undefined ? undefined : Math.min(result.waitAtLeastMs, maxRetryAfterMs);
+    return { delivered: result.error === null, attempt, statusCode: result.statusCode, error: result.error, retry: result.retry, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  };
 
   const problem = callbackUrlProblem(request.url, opts.policy);
-  if (problem) {
-    // Recorded all the same, so that the document's callback list says why nothing arrived.
-    await record(1, now(), performance.now(), { statusCode: null, error: problem, retry: false });
-    return { delivered: false, attempts: 1, statusCode: null, error: problem };
+  // Recorded all the same, so that the document's callback list says why nothing arrived.
+  if (problem) return finish({ statusCode: null, error: problem, retry: false });
+  let result: AttemptResult;
+  try {
+    result = judge(await post(new URL(request.url), payload, timeoutMs, opts.signal, guardedLookup(opts.policy, opts.resolve)));
+  } catch (err) {
+    const stopped = opts.signal?.aborted === true;
+    // A refused receiver stays refused: no retry asks again.
+    const refused = refusal(err);
+    result = { statusCode: null, error: stopped ? 'Delivery stopped: Folio is shutting down.' : refused ?? describeError(err), retry: !stopped && !refused };
   }
-  const url = new URL(request.url);
-  const lookup = guardedLookup(opts.policy, opts.resolve);
-
-  let result: AttemptResult = { statusCode: null, error: null, retry: false };
-  let attempt = 0;
-  while (attempt < attempts) {
-    attempt++;
-    const startedAt = now();
-    const started = performance.now();
-    try {
-      result = judge(await post(url, payload, timeoutMs, opts.signal, lookup));
-    } catch (err) {
-      const stopped = opts.signal?.aborted === true;
-      // A refused receiver stays refused: no retry asks again.
-      const refused = refusal(err);
-      result = { statusCode: null, error: stopped ? 'Delivery stopped: Folio is shutting down.' : refused ?? describeError(err), retry: !stopped && !refused };
-    }
-    await record(attempt, startedAt, started, result);
-    if (!result.retry || attempt >= attempts) break;
-    const backoff = backoffMs * 2 ** (attempt - 1);
-    const wait = Math.min(Math.max(backoff, result.waitAtLeastMs ?? 0), Math.max(backoff, maxRetryAfterMs));
-    try {
-      await sleep(wait, undefined, { signal: opts.signal });
-    } catch {
-      break; // aborted while waiting
-    }
-  }
-  const delivered = result.error === null;
-  return { delivered, attempts: attempt, statusCode: result.statusCode, error: result.error };
+  return finish(result);
 }

@@ -1,13 +1,16 @@
 // The jobs that tell the outside world about documents: the completion callback (spec 6) after a
 // successful processing, and the email to the assignee after an upload. Both run from the durable job
-// queue, so a restart does not lose them; each delivery records its attempts itself. Sent by the
-// analysis or processing (callback) and the upload (email); registered in main/jobs/registry.ts.
+// queue on the delivery worker (main/jobs/registry.ts), apart from processing, so a receiver or an SMTP
+// server that never answers holds up no document. Each run makes ONE attempt and records it; a failure
+// that may pass fails the run with the receiver's Retry-After, and the queue makes the next attempt after
+// its back-off (surviving a restart, the attempt count with it). Sent by the analysis (callback) and the
+// upload (email).
 import type { Repos } from '../store/repositories/index.ts';
-import type { JobHandler } from '../jobs/queue.ts';
+import { RetryLaterError, type JobContext, type JobHandler } from '../jobs/queue.ts';
 import { NOTIFY_ASSIGNEE, SEND_CALLBACK } from '../jobs/kinds.ts';
-import { sendCallback } from './callbacks.ts';
+import { attemptCallback } from './callbacks.ts';
 import type { CallbackPolicy } from './callbackTargets.ts';
-import type { Mailer } from './mailer.ts';
+import type { Mail, Mailer } from './mailer.ts';
 import { uploadNotification } from './messages.ts';
 
 export interface EventJobDeps {
@@ -23,12 +26,18 @@ export interface EventJobDeps {
 
 export function eventJobHandlers(deps: EventJobDeps): Record<string, JobHandler<{ documentId: number }>> {
   return {
-    async [SEND_CALLBACK]({ payload, signal }) {
+    async [SEND_CALLBACK]({ job, payload, signal }) {
       const doc = await deps.repos.documents.findById(payload.documentId);
       if (!doc?.callback_url) return;
-      await sendCallback({ url: doc.callback_url, body: await deps.documentJson(doc.id), documentId: doc.id }, { log: deps.repos.events, signal, policy: deps.callbackPolicy });
+      const outcome = await attemptCallback(
+        { url: doc.callback_url, body: await deps.documentJson(doc.id), documentId: doc.id },
+        { log: deps.repos.events, signal, policy: deps.callbackPolicy, attempt: job.attempts },
+      );
+      // Delivered, or refused for good (a 4xx, a redirect, a receiver not allowed): the job is done.
+      if (outcome.retry && job.attempts < job.max_attempts) throw new RetryLaterError(`Callback attempt ${outcome.attempt}: ${outcome.error}`, outcome.retryAfterMs);
     },
-    async [NOTIFY_ASSIGNEE]({ payload }) {
+    async [NOTIFY_ASSIGNEE](ctx) {
+      const { payload } = ctx;
       const doc = await deps.repos.documents.findById(payload.documentId);
       if (!doc?.assignee_email) return;
       const project = await deps.repos.projects.findById(doc.project_id);
@@ -40,7 +49,16 @@ export function eventJobHandlers(deps: EventJobDeps): Record<string, JobHandler<
         projectName: project?.name ?? '',
         uploadedBy: uploader?.email,
       });
-      await deps.mailer.send({ to: doc.assignee_email, ...content, kind: 'upload', documentId: doc.id });
+      await sendMail(deps.mailer, { to: doc.assignee_email, ...content, kind: 'upload', documentId: doc.id }, ctx);
     },
   };
+}
+
+/**
+ * One try at a delivery job's email (mailer.ts), keyed by the job so that its retries update one outbox
+ * row; a try that failed for a reason that may pass fails the run, for the queue to try again.
+ */
+export async function sendMail(mailer: Mailer, mail: Mail, { job }: Pick<JobContext, 'job'>): Promise<void> {
+  const row = await mailer.send(mail, { key: job.dedupe_key ?? `job:${job.id}`, attempt: job.attempts, last: job.attempts >= job.max_attempts });
+  if (row.state === 'queued') throw new RetryLaterError(`Email try ${job.attempts}: ${row.last_error}`);
 }

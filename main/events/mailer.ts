@@ -1,7 +1,8 @@
 // Emails (spec 6 rule 5): every message goes into the outbox; with FOLIO_SMTP_URL set it is also sent
 // through that SMTP server, otherwise it is kept there for the API to list. Nothing else leaves the machine.
+// One try per call: the delivery jobs that send mail (events/eventJobs.ts, ai/trainingJob.ts) are retried by
+// the durable queue, on a worker of their own, so an SMTP server that never answers holds up no document.
 import nodemailer, { type Transporter } from 'nodemailer';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError } from '../config.ts';
 import { now } from '../store/db.ts';
 import type { NewOutboxMessage, OutboxRow, OutboxUpdate } from '../store/schema.ts';
@@ -80,17 +81,28 @@ export function loadSmtpSettings(env: NodeJS.ProcessEnv = process.env): SmtpSett
 /** Where messages are written (the event repository). */
 export interface OutboxStore {
   insertMessage(values: NewOutboxMessage): Promise<OutboxRow>;
+  findMessageByDeliveryKey(key: string): Promise<OutboxRow | undefined>;
   updateMessage(id: number, changes: OutboxUpdate): Promise<OutboxRow>;
   listOutbox(params: ListParams, toAddress?: string): Promise<Page<OutboxRow>>;
 }
 
 export interface MailerOptions {
-  /** Tries in all for one message. Default 3. */
-  attempts?: number;
-  /** Wait before the second try, doubled before each later one. Default 5 s. */
-  backoffMs?: number;
   /** Connection, greeting and socket time-outs of one try. Default 15 s. */
   timeoutMs?: number;
+}
+
+/**
+ * Which try of a message this is, when a delivery job of the durable queue sends it (events/eventJobs.ts):
+ * one try per run of the job, the queue's back-off between them, so no try waits for another and a restart
+ * resumes the count. Without it a message gets one try.
+ */
+export interface MailAttempt {
+  /** The job's dedupe key: the message's outbox row is found again by it at the next try. */
+  key: string;
+  /** 1-based. */
+  attempt: number;
+  /** No try follows this one: a failure is final. */
+  last: boolean;
 }
 
 /** SMTP replies 5xx are final (unknown mailbox, refused login); no reply or 4xx may pass. */
@@ -103,15 +115,9 @@ const describe = (err: unknown) => (err instanceof Error ? err.message : String(
 
 export class Mailer {
   private readonly transport: Transporter | undefined;
-  private readonly attempts: number;
-  private readonly backoffMs: number;
-  /** Stops back-off waits at close(), so shutdown does not wait out a retry schedule. */
-  private readonly closing = new AbortController();
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly outbox: OutboxStore, readonly smtp: SmtpSettings | undefined, opts: MailerOptions = {}) {
-    this.attempts = Math.max(1, opts.attempts ?? 3);
-    this.backoffMs = opts.backoffMs ?? 5_000;
     const timeoutMs = opts.timeoutMs ?? 15_000;
     this.transport = smtp
       ? nodemailer.createTransport({
@@ -131,57 +137,54 @@ export class Mailer {
   }
 
   /**
-   * Writes the message to the outbox and, with SMTP configured, delivers it (retrying transient
-   * failures). Resolves with the row in its final state: 'sent', 'failed' (last_error says why) or
-   * 'kept' (no SMTP). Delivery failures never reject; only a failing database does.
+   * Writes the message to the outbox (once per `attempt.key`) and, with SMTP configured, makes one try at
+   * delivering it. Resolves with the row as it stands: 'sent', 'queued' (the try failed and a later one may
+   * pass: last_error says why), 'failed' (final) or 'kept' (no SMTP). A message already sent is not sent
+   * again. Delivery failures never reject; only a failing database does.
    */
-  send(mail: Mail): Promise<OutboxRow> {
-    const job = this.deliver(mail);
+  send(mail: Mail, attempt?: MailAttempt): Promise<OutboxRow> {
+    const job = this.deliver(mail, attempt ?? { key: '', attempt: 1, last: true });
     this.inFlight.add(job);
     return job.finally(() => this.inFlight.delete(job));
   }
 
-  private async deliver(mail: Mail): Promise<OutboxRow> {
+  private async deliver(mail: Mail, attempt: MailAttempt): Promise<OutboxRow> {
     const to = mail.to.trim();
     if (!ADDRESS.test(to)) throw new Error(`Not an email address: "${mail.to}"`);
-    let row = await this.outbox.insertMessage({
-      to_address: to,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html ?? null,
-      kind: mail.kind,
-      document_id: mail.documentId ?? null,
-      state: this.transport ? 'queued' : 'kept',
-      attempts: 0,
-      last_error: null,
-      created_at: now(),
-      sent_at: null,
-    });
-    if (!this.transport || !this.smtp) return row;
-
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.transport.sendMail({
-          from: this.smtp.from,
-          to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          // Message parts are plain strings; never let a path or URL in them be read or fetched.
-          disableFileAccess: true,
-          disableUrlAccess: true,
-        });
-        return await this.outbox.updateMessage(row.id, { state: 'sent', attempts: attempt, sent_at: now() });
-      } catch (err) {
-        const last = attempt >= this.attempts || !worthRetrying(err) || this.closing.signal.aborted;
-        row = await this.outbox.updateMessage(row.id, { attempts: attempt, last_error: describe(err), ...(last ? { state: 'failed' } : {}) });
-        if (last) return row;
-      }
-      try {
-        await sleep(this.backoffMs * 2 ** (attempt - 1), undefined, { signal: this.closing.signal });
-      } catch {
-        return this.outbox.updateMessage(row.id, { state: 'failed', last_error: `${row.last_error} (not retried: Folio was shutting down)` });
-      }
+    const earlier = attempt.key ? await this.outbox.findMessageByDeliveryKey(attempt.key) : undefined;
+    if (earlier && earlier.state !== 'queued') return earlier;
+    const row =
+      earlier ??
+      (await this.outbox.insertMessage({
+        to_address: to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? null,
+        kind: mail.kind,
+        document_id: mail.documentId ?? null,
+        state: this.transport ? 'queued' : 'kept',
+        attempts: 0,
+        last_error: null,
+        created_at: now(),
+        sent_at: null,
+        delivery_key: attempt.key || null,
+      }));
+    if (!this.transport || !this.smtp) return row.state === 'queued' ? this.outbox.updateMessage(row.id, { state: 'kept' }) : row;
+    try {
+      await this.transport.sendMail({
+        from: this.smtp.from,
+        to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        // Message parts are plain strings; never let a path or URL in them be read or fetched.
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      });
+      return await this.outbox.updateMessage(row.id, { state: 'sent', attempts: attempt.attempt, sent_at: now() });
+    } catch (err) {
+      const final = attempt.last || !worthRetrying(err);
+      return this.outbox.updateMessage(row.id, { attempts: attempt.attempt, last_error: describe(err), state: final ? 'failed' : 'queued' });
     }
   }
 
@@ -190,9 +193,8 @@ export class Mailer {
     return this.outbox.listOutbox(params, toAddress);
   }
 
-  /** Ends pending retries (their messages become 'failed') and waits for sends under way. */
+  /** Waits for sends under way (each ends within its time-outs); later tries are the queue's. */
   async close(): Promise<void> {
-    this.closing.abort();
     await Promise.allSettled([...this.inFlight]);
     this.transport?.close();
   }

@@ -47,6 +47,8 @@ export async function enqueue(repos: JobRepos, opts: EnqueueOptions): Promise<Jo
     payload: JSON.stringify(opts.payload ?? {}),
     dedupeKey: opts.dedupeKey ?? null,
     maxAttempts: opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    fairKey: opts.fairKey ?? null,
+    urgent: opts.urgent ?? false,
   });
   // Sent before the caller commits: a woken runner's claim goes through the same SQLite connection,
   // which is busy until the transaction ends, so it finds the job once committed (and nothing if it
@@ -222,6 +224,12 @@ export class SqliteJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
 
   ended(listener: (job: EndedJob, outcome: JobOutcome) => void): void {
     this.endedListeners.push(listener);
+  }
+
+  async expedite(tx: R, documentId: number): Promise<number> {
+    const moved = await tx.jobs.expedite(documentId);
+    for (const job of moved) enqueued.emit('job', job.kind);
+    return moved.length;
   }
 
   /** The runners use the store's connection, which its owner closes. */

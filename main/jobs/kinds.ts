@@ -25,13 +25,28 @@ export type JobKind =
   | typeof NOTIFY_TRAINED;
 
 type Doc = Pick<DocumentRow, 'id'>;
+/** Whose work a document's processing is: its project and uploader (fair queueing, queue.ts). */
+type Owned = Pick<DocumentRow, 'id' | 'project_id' | 'created_by'>;
 /** A document in a given state: keys with updated_at make new work of a changed document a new job. */
-type DocState = Pick<DocumentRow, 'id' | 'updated_at'>;
+type DocState = Owned & Pick<DocumentRow, 'updated_at'>;
+
+/** Jobs of one project and uploader keep their order; different ones take turns. */
+const fairKey = (doc: Owned) => `project:${doc.project_id}:user:${doc.created_by ?? 'none'}`;
+
+/** Deliveries to servers Folio does not control: three attempts, the queue's back-off between them. */
+const DELIVERY_ATTEMPTS = 3;
 
 /** The request of each kind, by what it is about. */
 export const jobs = {
   /** An upload (or a part of a split) processed: OCR, pages, text, searchable PDF. Once per document. */
-  processDocument: (doc: Doc): JobRequest => ({ kind: PROCESS_DOCUMENT, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `process:${doc.id}` }),
+  processDocument: (doc: Owned, opts: { urgent?: boolean } = {}): JobRequest => ({
+    kind: PROCESS_DOCUMENT,
+    documentId: doc.id,
+    payload: { documentId: doc.id },
+    dedupeKey: `process:${doc.id}`,
+    fairKey: fairKey(doc),
+    urgent: opts.urgent,
+  }),
 
   /** A processed document read again with these OCR languages; a second request for the same state is the same reading. */
   readAgain: (doc: DocState, langs: string[]): JobRequest => ({
@@ -39,25 +54,30 @@ export const jobs = {
     documentId: doc.id,
     payload: { documentId: doc.id, langs },
     dedupeKey: `read-again:${doc.id}:${doc.updated_at}`,
+    fairKey: fairKey(doc),
+    // A reviewer asked for it and waits to see the page again.
+    urgent: true,
   }),
 
   /** Splitting, categorization and extraction after OCR: a re-processed document is analysed again, a crashed job not twice. */
-  analyzeDocument: (doc: DocState): JobRequest => ({
+  analyzeDocument: (doc: DocState, opts: { urgent?: boolean } = {}): JobRequest => ({
     kind: ANALYZE_DOCUMENT,
     documentId: doc.id,
     payload: { documentId: doc.id },
     dedupeKey: `analyze:${doc.id}:${doc.updated_at}`,
+    fairKey: fairKey(doc),
+    urgent: opts.urgent,
   }),
 
   /** The completion callback (spec 6) once processing ended well, for a document that asked for one. */
-  sendCallback: (doc: Doc): JobRequest => ({ kind: SEND_CALLBACK, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `callback:${doc.id}` }),
+  sendCallback: (doc: Doc): JobRequest => ({ kind: SEND_CALLBACK, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `callback:${doc.id}`, maxAttempts: DELIVERY_ATTEMPTS }),
 
   /** The email to the assignee of a new upload. */
-  notifyAssignee: (doc: Doc): JobRequest => ({ kind: NOTIFY_ASSIGNEE, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `notify:${doc.id}` }),
+  notifyAssignee: (doc: Doc): JobRequest => ({ kind: NOTIFY_ASSIGNEE, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `notify:${doc.id}`, maxAttempts: DELIVERY_ATTEMPTS }),
 
   /** The training of a new AI record, sent with it: training starts once the record commits. Two attempts, not five. */
   trainAi: (ai: Pick<AiModelRow, 'id'>): JobRequest => ({ kind: TRAIN_AI, payload: { aiId: ai.id }, dedupeKey: `train:${ai.id}`, maxAttempts: 2 }),
 
   /** The email that tells the requester a training ended, either way (committed with the result). */
-  notifyTrained: (ai: Pick<AiModelRow, 'id'>): JobRequest => ({ kind: NOTIFY_TRAINED, payload: { aiId: ai.id }, dedupeKey: `notify-trained:${ai.id}` }),
+  notifyTrained: (ai: Pick<AiModelRow, 'id'>): JobRequest => ({ kind: NOTIFY_TRAINED, payload: { aiId: ai.id }, dedupeKey: `notify-trained:${ai.id}`, maxAttempts: DELIVERY_ATTEMPTS }),
 } satisfies Record<string, (...args: never[]) => JobRequest>;

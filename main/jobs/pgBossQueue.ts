@@ -119,6 +119,8 @@ export class PgBossJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
       payload: JSON.stringify(request.payload ?? {}),
       dedupeKey: request.dedupeKey ?? null,
       maxAttempts: request.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      fairKey: request.fairKey ?? null,
+      urgent: request.urgent ?? false,
     });
     if (created) await this.sendMessage(tx, job);
     return job;
@@ -133,6 +135,18 @@ export class PgBossJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
       const { outcome, ...job } = notice;
       tellListeners([listener], job, outcome, this.opts.log);
     });
+  }
+
+  /** The rows first, then each one's waiting message, in `tx`: a worker fetching meanwhile takes it either way. */
+  async expedite(tx: R, documentId: number): Promise<number> {
+    const moved = await tx.jobs.expedite(documentId);
+    const db = fromKysely(executorOf(tx));
+    for (const job of moved) {
+      await this.ensureQueue(job.kind);
+      const waiting = await this.boss.findJobs<JobMessage>(job.kind, { data: { jobId: job.id }, queued: true, db });
+      for (const message of waiting) await this.boss.update(job.kind, message.data, { id: message.id, priority: job.priority, db });
+    }
+    return moved.length;
   }
 
   /** Calls `wake` when a job of one of these kinds is sent, from any process; returns the unsubscribe. */
@@ -153,7 +167,8 @@ export class PgBossJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
     await this.ensureQueue(job.kind);
     const data: JobMessage = { jobId: job.id, kind: job.kind, documentId: job.document_id, dedupeKey: job.dedupe_key, payload: job.payload };
     const db = executorOf(tx);
-    await this.boss.send(job.kind, data, { db: fromKysely(db), ...(runAfter ? { startAfter: new Date(runAfter) } : {}) });
+    // pg-boss fetches by priority, then age: the row's place (its fair turn, or urgent) decides here too.
+    await this.boss.send(job.kind, data, { db: fromKysely(db), priority: job.priority, ...(runAfter ? { startAfter: new Date(runAfter) } : {}) });
     await sql`select pg_notify(${SENT}, ${job.kind})`.execute(db);
   }
 

@@ -25,7 +25,9 @@
 //   document was deleted). Pass `ctx.signal` to whatever can be cancelled.
 // - Throwing fails the attempt: a retry after exponential backoff with jitter, up to max_attempts
 //   starts; then the job is 'failed' and `onFailed` runs in the transaction that marks it so. Throw a
-//   `PermanentJobError` for a failure no retry can cure (a damaged file): the job fails at once.
+//   `PermanentJobError` for a failure no retry can cure (a damaged file): the job fails at once; a
+//   `RetryLaterError` to say when a retry may help (a receiver's Retry-After). A handler never sleeps
+//   between attempts itself: the queue's retry survives a restart, and the worker's slot is free meanwhile.
 // - A start cut short by the process's death (kill -9, power cut, a closed laptop) does not count as an
 //   attempt: that is not the job's fault. The heartbeats tell how far it got; a job interrupted
 //   MAX_INTERRUPTIONS times in a row at the same heartbeat (MAX_EARLY_INTERRUPTIONS before its first) is
@@ -57,6 +59,16 @@ export type UnitOfWorkOf<R> = <T>(fn: (repos: R) => Promise<T>) => Promise<T>;
 /** Thrown by a handler: retrying cannot help (the job fails at once, with this message). */
 export class PermanentJobError extends Error {}
 
+/**
+ * Thrown by a handler whose attempt failed for a reason that may pass (a receiver that answered 503): the
+ * queue retries it as any failed attempt, but no sooner than `afterMs` (the receiver's Retry-After).
+ */
+export class RetryLaterError extends Error {
+  constructor(message: string, readonly afterMs?: number) {
+    super(message);
+  }
+}
+
 /** Why a job that kept bringing the process down was given up: onFailed receives it. */
 export class JobSetAsideError extends Error {}
 
@@ -69,6 +81,13 @@ export interface JobRequest {
   /** A job with this key exists already (in any state): send changes nothing and returns it. */
   dedupeKey?: string;
   maxAttempts?: number;
+  /**
+   * Whose work it is (project and uploader, kinds.ts): jobs of one key run in the order sent, and keys take
+   * turns, so that one batch never holds up another's upload. Without it the job queues by age alone.
+   */
+  fairKey?: string;
+  /** Ahead of every batch: someone waits for it (a sync upload, a document a reviewer opened). */
+  urgent?: boolean;
 }
 
 export interface JobContext<P = any, R extends JobRepos = Repos> {
@@ -103,6 +122,11 @@ export interface JobQueue<R extends JobRepos = Repos> {
    * this process (the only ones), on PostgreSQL those of every process on the database (told through it).
    */
   ended(listener: (job: EndedJob, outcome: JobOutcome) => void): void;
+  /**
+   * Moves the queued jobs of a document ahead of every batch (a reviewer opened it), through `tx`.
+   * Returns how many were moved; running and finished jobs are left as they are.
+   */
+  expedite(tx: R, documentId: number): Promise<number>;
   /** Lets go of what the queue holds (pg-boss's connections; nothing on SQLite), after its workers stopped. */
   close(): Promise<void>;
 }

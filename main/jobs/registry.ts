@@ -8,6 +8,7 @@
 import { EventEmitter } from 'node:events';
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { AiKind, JobRow } from '../store/schema.ts';
+import { URGENT_PRIORITY } from '../store/repositories/jobRepository.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { Services } from '../services/index.ts';
 import type { Trainer } from '../ai/trainers/types.ts';
@@ -23,14 +24,25 @@ import { eventJobHandlers } from '../events/eventJobs.ts';
 import { processingEnded } from '../domain/documentStatus.ts';
 
 /**
- * The workers, each running one job at a time:
- * - documents: processing of uploads and what follows it (analysis, callback, emails). OCR reads the
- *   pages of one document in parallel, so documents go one after another.
- * - training: AI trainings and their emails, apart so that a long training never holds up document
- *   processing (nor the reverse).
+ * The workers (lanes), each with its own jobs and its own number of jobs at once:
+ * - documents: processing of uploads (OCR, pages, the searchable PDF) and readings again. OCR reads the
+ *   pages of one document in parallel, so documents go one at a time, in their fair order (queue.ts).
+ * - analysis: splitting, categorization and extraction after OCR. Apart from OCR, so that each document is
+ *   ready for review as soon as it is read, not when the batch it came with is; it takes a fraction of a
+ *   second of CPU a document.
+ * - delivery: completion callbacks and emails, to servers Folio does not control. Several at once, one
+ *   attempt a run (events/eventJobs.ts): a receiver that stalls holds up one slot, never processing.
+ * - training: AI trainings, apart so that a long training never holds up document processing (nor the
+ *   reverse).
  */
-export type WorkerName = 'documents' | 'training';
-const WORKERS: WorkerName[] = ['documents', 'training'];
+export type WorkerName = 'documents' | 'analysis' | 'delivery' | 'training';
+const LANES: Record<WorkerName, { concurrency: number }> = {
+  documents: { concurrency: 1 },
+  analysis: { concurrency: 1 },
+  delivery: { concurrency: 4 },
+  training: { concurrency: 1 },
+};
+const WORKERS = Object.keys(LANES) as WorkerName[];
 
 /** What the handlers are made of. */
 export interface JobDeps {
@@ -64,12 +76,12 @@ const sendCallbackIfAsked = (queue: JobQueue) => async (r: Repos, doc: { id: num
   if (doc.callback_url) await queue.send(r, jobs.sendCallback(doc));
 };
 
-/** OCR is followed by the analysis. */
-const afterProcessing = (d: JobDeps): AfterProcessing => ({
+/** OCR is followed by the analysis, as urgent as the processing was (a sync upload's). */
+const afterProcessing = (d: JobDeps, job: JobRow): AfterProcessing => ({
   analysis: async (r, doc) => {
     // A split part's annotations came with its pages: they take the characters read there first.
     await d.services.readAgain.followNewText(r, doc);
-    return enqueueAnalysis(d.queue, r, doc);
+    return enqueueAnalysis(d.queue, r, doc, { urgent: job.priority >= URGENT_PRIORITY });
   },
 });
 
@@ -83,7 +95,7 @@ export const registry: Record<JobKind, Registration> = {
   /** pipeline/processor.ts: a failure no retry cures ends in 111 at once; the last failed attempt too. */
   [PROCESS_DOCUMENT]: {
     worker: 'documents',
-    handler: (d) => (ctx) => d.processor.process(ctx, afterProcessing(d)),
+    handler: (d) => (ctx) => d.processor.process(ctx, afterProcessing(d, ctx.job)),
     onFailed: processingFailed,
     endsProcessing: true,
   },
@@ -95,13 +107,13 @@ export const registry: Record<JobKind, Registration> = {
     endsProcessing: true,
   },
   /** ai/analysis.ts: splitting, categorization, extraction; its end is the end of processing. */
-  [ANALYZE_DOCUMENT]: { worker: 'documents', handler: (d) => analysis(d)[ANALYZE_DOCUMENT], onFailed: processingFailed, endsProcessing: true },
-  /** events/eventJobs.ts: each delivery records its attempts (events/callbacks.ts). */
-  [SEND_CALLBACK]: { worker: 'documents', handler: (d) => events(d)[SEND_CALLBACK] },
-  [NOTIFY_ASSIGNEE]: { worker: 'documents', handler: (d) => events(d)[NOTIFY_ASSIGNEE] },
+  [ANALYZE_DOCUMENT]: { worker: 'analysis', handler: (d) => analysis(d)[ANALYZE_DOCUMENT], onFailed: processingFailed, endsProcessing: true },
+  /** events/eventJobs.ts: one attempt a run, each recorded (events/callbacks.ts, the outbox); three in all (kinds.ts). */
+  [SEND_CALLBACK]: { worker: 'delivery', handler: (d) => events(d)[SEND_CALLBACK] },
+  [NOTIFY_ASSIGNEE]: { worker: 'delivery', handler: (d) => events(d)[NOTIFY_ASSIGNEE] },
   /** ai/trainingJob.ts: two attempts (kinds.ts); after the last the record is failed and its requester told. */
   [TRAIN_AI]: { worker: 'training', handler: (d) => training(d)[TRAIN_AI], onFailed: (job, error, r, d) => onTrainingFailed(d.queue, job, error, r) },
-  [NOTIFY_TRAINED]: { worker: 'training', handler: (d) => training(d)[NOTIFY_TRAINED] },
+  [NOTIFY_TRAINED]: { worker: 'delivery', handler: (d) => training(d)[NOTIFY_TRAINED] },
 };
 
 /** Every kind Folio runs (the PostgreSQL queue makes a pg-boss queue of each at start-up). */
@@ -136,7 +148,7 @@ export class BackgroundJobs {
     for (const name of WORKERS) {
       const kinds = (Object.keys(registry) as JobKind[]).filter((k) => registry[k].worker === name);
       const worker = this.queue.handle(Object.fromEntries(kinds.map((k) => [k, registry[k].handler(deps)])), {
-        concurrency: 1,
+        concurrency: LANES[name].concurrency,
         onFailed: async (job, error, repos) => registrationOf(job.kind)?.onFailed?.(job, error, repos, deps),
         log,
       });

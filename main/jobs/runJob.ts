@@ -4,7 +4,7 @@
 // stops, or failed with onFailed in the same transaction. The queues differ only in their `JobLedger`:
 // how a job's end is written (SQLite: the row; pg-boss: the row and its message, in one transaction).
 import type { JobRow } from '../store/schema.ts';
-import { JobSetAsideError, PermanentJobError, type JobContext, type JobHandler, type JobOutcome, type JobRepos, type UnitOfWorkOf } from './queue.ts';
+import { JobSetAsideError, PermanentJobError, RetryLaterError, type JobContext, type JobHandler, type JobOutcome, type JobRepos, type UnitOfWorkOf } from './queue.ts';
 
 export interface BackoffOptions {
   /** Delay after the first failed attempt; it doubles with every further one. */
@@ -108,7 +108,9 @@ export async function executeJob<R extends JobRepos>(job: JobRow, h: Holder<R>):
     } else if (job.attempts >= job.max_attempts || error instanceof PermanentJobError) {
       await failJob(job, owner, error, h);
     } else {
-      const runAfter = new Date(Date.now() + backoffDelay(job.attempts, h.backoff)).toISOString();
+      // The receiver's Retry-After, when it asked for more than the back-off gives.
+      const asked = error instanceof RetryLaterError ? error.afterMs ?? 0 : 0;
+      const runAfter = new Date(Date.now() + Math.max(asked, backoffDelay(job.attempts, h.backoff))).toISOString();
       await uow((trx) => ledger.retry(trx, job, owner, runAfter, errorMessage(error)));
     }
   }

@@ -81,8 +81,8 @@ export class DocumentService {
    * In a new document's transaction: its processing (the job commits with the document, or neither does)
    * and, when it has an assignee, the email that tells them.
    */
-  private async queueProcessing(r: Repos, doc: DocumentRow): Promise<void> {
-    await this.queue.send(r, jobs.processDocument(doc));
+  private async queueProcessing(r: Repos, doc: DocumentRow, urgent = false): Promise<void> {
+    await this.queue.send(r, jobs.processDocument(doc, { urgent }));
     if (doc.assignee_id !== null) await this.queue.send(r, jobs.notifyAssignee(doc));
   }
 
@@ -124,7 +124,8 @@ export class DocumentService {
           created_at: t,
           updated_at: t,
         });
-        await this.queueProcessing(r, row);
+        // A sync upload's client waits for the answer: it goes ahead of every batch.
+        await this.queueProcessing(r, row, input.sync === true);
         await opts.inTransaction?.(r, row);
         // Read inside the transaction: an asynchronous upload answers the document as queued, even if
         // processing has already moved it on by the time the response is written.
@@ -186,6 +187,16 @@ export class DocumentService {
   }
 
   /**
+   * POST documents/<id>/prioritize/: a reviewer opened a document that is still waiting; its queued steps
+   * go ahead of every batch (queue.ts expedite). Nothing changes for a document whose steps run or ended.
+   */
+  async prioritize(user: UserRow, id: number): Promise<DocumentView> {
+    const doc = await documentForMember(this.repos, user, id);
+    await this.uow((r) => this.queue.expedite(r, doc.id));
+    return (await this.repos.documents.findById(doc.id))!;
+  }
+
+  /**
    * POST documents/<id>/extract-again/: the category's active extraction AI reads the document again (a
    * durable analysis job, like after processing). Machine annotations still awaiting review give way to
    * the new ones; accepted, declined, corrected and human annotations stay as the reviewer left them.
@@ -209,7 +220,7 @@ export class DocumentService {
       }
       await r.documents.update(doc.id, { status: DocumentStatus.QUEUING_FOR_EXTRACTION, status_reason: null, is_reviewed: false });
       // Queued with the status change: the job commits with it, or neither does.
-      await enqueueAnalysis(this.queue, r, (await r.documents.findById(doc.id))!, { splitting: false });
+      await enqueueAnalysis(this.queue, r, (await r.documents.findById(doc.id))!, { splitting: false, urgent: true });
     });
     return (await this.repos.documents.findById(doc.id))!;
   }
@@ -282,7 +293,7 @@ export class DocumentService {
     await r.annotations.removeEmptySets(doc.id, [...new Set(proposals.map((a) => a.annotation_set_id))]);
     await r.documents.update(doc.id, { category_id: categoryId, category_is_revised: true });
     const changed = (await r.documents.findById(doc.id))!;
-    return { status: await enqueueAnalysis(this.queue, r, changed, { splitting: false }), is_reviewed: false, extraction_ai_id: null };
+    return { status: await enqueueAnalysis(this.queue, r, changed, { splitting: false, urgent: true }), is_reviewed: false, extraction_ai_id: null };
   }
 
   /** The document goes with its pages (cascade), then every file of it no row names any more. */

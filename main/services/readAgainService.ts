@@ -142,7 +142,7 @@ export class ReadAgainService {
       (span) => spansInBox(text, byPage.get(span.page_index) ?? [], heights[span.page_index] ?? 0, span),
       (a) => extractor !== undefined && a.origin === 'machine' && !a.revised,
     );
-    return extractor ? enqueueAnalysis(this.queue, r, doc, { splitting: false }) : DocumentStatus.DONE;
+    return extractor ? enqueueAnalysis(this.queue, r, doc, { splitting: false, urgent: true }) : DocumentStatus.DONE;
   }
 
   /** POST documents/<id>/read-region/: reads the region now; merges what it finds into the document. */

@@ -218,6 +218,8 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /** The delivery job that writes this message (its dedupe key), so that its retries update this row. Migration 0012. */
+  delivery_key: Generated<string | null>;
 }
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
@@ -240,6 +242,10 @@ export interface JobsTable {
   /** Interruptions in a row at the same progress, and that progress (null: never interrupted). */
   interruptions: Generated<number>;
   interrupted_at: number | null;
+  /** Place in its kind's queue, higher first (main/jobs/fairness.ts). Migration 0012. */
+  priority: Generated<number>;
+  /** Whose work it is (project and uploader): jobs of one key keep their order, keys take turns. */
+  fair_key: Generated<string | null>;
   /** Not claimed before this time (backoff after a failure). */
   run_after: string;
   /** The runner instance that claimed it while 'running'. */

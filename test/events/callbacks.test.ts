@@ -1,10 +1,10 @@
-// The completion callback (spec 6) against real HTTP receivers on loopback: retries on 5xx, 429 and
-// network errors, no retry on other 4xx or redirects, every attempt recorded, and the receiver-side
+// The completion callback (spec 6) against real HTTP receivers on loopback, one attempt at a time: another
+// attempt asked for on 5xx, 429 and network errors, none on other 4xx or redirects, every attempt recorded, and the receiver-side
 // `hash` check of rule 4.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
-import { sendCallback, type CallbackOptions } from '../../main/events/callbacks.ts';
+import { attemptCallback, type CallbackOptions, type CallbackOutcome, type CallbackRequest } from '../../main/events/callbacks.ts';
 import { callbackPolicy } from '../../main/events/callbackTargets.ts';
 import { startTestServer, type TestServer } from '../helpers/testServer.ts';
 import { closedPort, startReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.ts';
@@ -26,7 +26,20 @@ async function documentJson(fileName = 'invoice.pdf', callbackUrl = ''): Promise
 }
 
 /** As the test server (on loopback) is configured: its receivers here are local scripts. */
-const fast = (): CallbackOptions => ({ log: s.core.repos.events, attempts: 3, backoffMs: 5, timeoutMs: 2_000, policy: callbackPolicy({ listensOnLoopback: true }) });
+const fast = (): CallbackOptions => ({ log: s.core.repos.events, timeoutMs: 2_000, policy: callbackPolicy({ listensOnLoopback: true }) });
+
+/**
+ * The attempts a delivery job makes, one per run, here one after another without the queue's back-off
+ * (the queue's retries, Retry-After and restarts: test/events/deliveryLane.test.ts).
+ */
+async function deliver(request: CallbackRequest, opts: CallbackOptions, attempts = 3): Promise<CallbackOutcome> {
+  let outcome!: CallbackOutcome;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    outcome = await attemptCallback(request, { ...opts, attempt });
+    if (!outcome.retry) break;
+  }
+  return outcome;
+}
 
 async function attemptsOf(documentId: number) {
   const r = await sql<{ attempt: number; url: string; status_code: number | null; error: string | null; duration_ms: number; created_at: string }>`
@@ -34,14 +47,14 @@ async function attemptsOf(documentId: number) {
   return r.rows;
 }
 
-describe('sendCallback', () => {
+describe('attemptCallback', () => {
   it('retries a receiver that fails twice with 500, then delivers; all three attempts are recorded', async () => {
     const receiver = await startReceiver([{ status: 500, body: 'database locked' }, { status: 500 }, { status: 200, body: 'thanks' }]);
     try {
       const doc = await documentJson();
       const url = `${receiver.origin}/hooks/folio?source=folio&n=1`;
-      const outcome = await sendCallback({ url, body: doc, documentId: doc.id }, fast());
-      expect(outcome).toEqual({ delivered: true, attempts: 3, statusCode: 200, error: null });
+      const outcome = await deliver({ url, body: doc, documentId: doc.id }, fast());
+      expect(outcome).toMatchObject({ delivered: true, attempt: 3, statusCode: 200, error: null });
 
       expect(receiver.received).toHaveLength(3);
       for (const r of receiver.received) {
@@ -69,8 +82,8 @@ describe('sendCallback', () => {
     const receiver = await startReceiver([{ status: 400, body: 'unknown document' }]);
     try {
       const doc = await documentJson();
-      const outcome = await sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, fast());
-      expect(outcome).toEqual({ delivered: false, attempts: 1, statusCode: 400, error: 'HTTP 400: unknown document' });
+      const outcome = await deliver({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, fast());
+      expect(outcome).toMatchObject({ delivered: false, attempt: 1, statusCode: 400, error: 'HTTP 400: unknown document' });
       expect(receiver.received).toHaveLength(1);
       expect((await attemptsOf(doc.id)).map((r) => r.status_code)).toEqual([400]);
     } finally {
@@ -82,8 +95,8 @@ describe('sendCallback', () => {
     const receiver = await startReceiver([{ status: 429, headers: { 'Retry-After': '0' } }, { status: 204 }]);
     try {
       const doc = await documentJson();
-      const outcome = await sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, fast());
-      expect(outcome).toMatchObject({ delivered: true, attempts: 2, statusCode: 204 });
+      const outcome = await deliver({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, fast());
+      expect(outcome).toMatchObject({ delivered: true, attempt: 2, statusCode: 204 });
       expect((await attemptsOf(doc.id)).map((r) => r.status_code)).toEqual([429, 204]);
     } finally {
       await receiver.close();
@@ -93,9 +106,10 @@ describe('sendCallback', () => {
   it('records an unreachable receiver as errors on every attempt', async () => {
     const doc = await documentJson();
     const port = await closedPort();
-    const outcome = await sendCallback({ url: `http://127.0.0.1:${port}/cb`, body: doc, documentId: doc.id }, fast());
+    const outcome = await deliver({ url: `http://127.0.0.1:${port}/cb`, body: doc, documentId: doc.id }, fast());
     expect(outcome.delivered).toBe(false);
-    expect(outcome.attempts).toBe(3);
+    expect(outcome.attempt).toBe(3);
+    expect(outcome.retry).toBe(true);
     expect(outcome.statusCode).toBeNull();
     expect(outcome.error).toMatch(/ECONNREFUSED/);
     const rows = await attemptsOf(doc.id);
@@ -110,8 +124,8 @@ describe('sendCallback', () => {
     const receiver = await startReceiver([{ status: 0, hang: true }, { status: 200 }]);
     try {
       const doc = await documentJson();
-      const outcome = await sendCallback({ url: `${receiver.origin}/slow`, body: doc, documentId: doc.id }, { ...fast(), timeoutMs: 150 });
-      expect(outcome).toMatchObject({ delivered: true, attempts: 2 });
+      const outcome = await deliver({ url: `${receiver.origin}/slow`, body: doc, documentId: doc.id }, { ...fast(), timeoutMs: 150 });
+      expect(outcome).toMatchObject({ delivered: true, attempt: 2 });
       const [first] = await attemptsOf(doc.id);
       expect(first).toMatchObject({ status_code: null, error: 'No answer within 150 ms.' });
       expect(first.duration_ms).toBeGreaterThanOrEqual(140);
@@ -125,8 +139,8 @@ describe('sendCallback', () => {
     const receiver = await startReceiver([{ status: 302, headers: { Location: `${elsewhere.origin}/stolen` } }]);
     try {
       const doc = await documentJson();
-      const outcome = await sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, fast());
-      expect(outcome).toMatchObject({ delivered: false, attempts: 1, statusCode: 302 });
+      const outcome = await deliver({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, fast());
+      expect(outcome).toMatchObject({ delivered: false, attempt: 1, statusCode: 302 });
       expect(outcome.error).toMatch(/redirects are not followed/);
       expect(elsewhere.received).toHaveLength(0);
     } finally {
@@ -140,7 +154,7 @@ describe('sendCallback', () => {
     try {
       const doc = await documentJson();
       const url = `${receiver.origin.replace('http://', 'http://hook:s%3Acret@')}/cb`;
-      expect((await sendCallback({ url, body: doc, documentId: doc.id }, fast())).delivered).toBe(true);
+      expect((await deliver({ url, body: doc, documentId: doc.id }, fast())).delivered).toBe(true);
       expect(receiver.received[0].headers.authorization).toBe(`Basic ${Buffer.from('hook:s:cret').toString('base64')}`);
     } finally {
       await receiver.close();
@@ -149,21 +163,21 @@ describe('sendCallback', () => {
 
   it('refuses other schemes without sending, and records why', async () => {
     const doc = await documentJson();
-    const outcome = await sendCallback({ url: 'file:///etc/passwd', body: doc, documentId: doc.id }, fast());
-    expect(outcome).toMatchObject({ delivered: false, attempts: 1, statusCode: null });
+    const outcome = await deliver({ url: 'file:///etc/passwd', body: doc, documentId: doc.id }, fast());
+    expect(outcome).toMatchObject({ delivered: false, attempt: 1, statusCode: null });
     expect((await attemptsOf(doc.id))[0].error).toMatch(/Only http and https/);
   });
 
-  it('stops retrying when its signal aborts (shutdown)', async () => {
-    const receiver = await startReceiver([{ status: 503 }]);
+  it('cuts off an attempt when its signal aborts (shutdown), says so, and asks for no retry of its own', async () => {
+    const receiver = await startReceiver([{ status: 0, hang: true }]);
     try {
       const doc = await documentJson();
       const stop = new AbortController();
-      const pending = sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, { ...fast(), backoffMs: 60_000, signal: stop.signal });
-      // Abort during the back-off wait after the first (recorded) attempt.
-      while ((await attemptsOf(doc.id)).length === 0) await new Promise((r) => setTimeout(r, 5));
+      const pending = attemptCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, { ...fast(), signal: stop.signal });
+      while (receiver.received.length === 0) await new Promise((r) => setTimeout(r, 5));
       stop.abort();
-      expect(await pending).toMatchObject({ delivered: false, attempts: 1, statusCode: 503 });
+      // The queue releases the job when its worker stops, the attempt not counted.
+      expect(await pending).toMatchObject({ delivered: false, attempt: 1, statusCode: null, error: 'Delivery stopped: Folio is shutting down.', retry: false });
     } finally {
       await receiver.close();
     }
@@ -214,7 +228,7 @@ describe('the receiver-side hash check (spec 6 rule 4)', () => {
     const doc = await documentJson(fileName, url);
     expect(doc.callback_url).toBe(url);
 
-    const outcome = await sendCallback({ url: doc.callback_url, body: doc, documentId: doc.id }, fast());
+    const outcome = await deliver({ url: doc.callback_url, body: doc, documentId: doc.id }, fast());
     expect(outcome).toMatchObject({ delivered: true, statusCode: 200 });
     const got = receiver.received.at(-1)!;
     expect(`${receiver.origin}${got.url}`).toBe(url);
@@ -224,14 +238,14 @@ describe('the receiver-side hash check (spec 6 rule 4)', () => {
   it('rejects a forged callback: another document posted to that URL, or a hash made without the secret', async () => {
     const url = check.callbackUrl(receiver.origin, 'payslip-alice.pdf');
     const other = await documentJson('payslip-mallory.pdf');
-    const swapped = await sendCallback({ url, body: other, documentId: other.id }, fast());
-    expect(swapped).toMatchObject({ delivered: false, attempts: 1, statusCode: 403 });
+    const swapped = await deliver({ url, body: other, documentId: other.id }, fast());
+    expect(swapped).toMatchObject({ delivered: false, attempt: 1, statusCode: 403 });
 
     const guessed = `${receiver.origin}/folio/done?hash=${encodeURIComponent(createHmac('sha256', 'guess').update('payslip-mallory.pdf').digest('base64'))}`;
-    const forged = await sendCallback({ url: guessed, body: other, documentId: other.id }, fast());
+    const forged = await deliver({ url: guessed, body: other, documentId: other.id }, fast());
     expect(forged).toMatchObject({ delivered: false, statusCode: 403 });
 
-    const noHash = await sendCallback({ url: `${receiver.origin}/folio/done`, body: other, documentId: other.id }, fast());
+    const noHash = await deliver({ url: `${receiver.origin}/folio/done`, body: other, documentId: other.id }, fast());
     expect(noHash.statusCode).toBe(403);
   });
 });
@@ -260,8 +274,8 @@ describe('callback targets', () => {
     const receiver = await startReceiver([{ status: 200 }]);
     try {
       const doc = await documentJson();
-      const outcome = await sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, { ...fast(), policy: shared() });
-      expect(outcome).toMatchObject({ delivered: false, attempts: 1, statusCode: null });
+      const outcome = await deliver({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, { ...fast(), policy: shared() });
+      expect(outcome).toMatchObject({ delivered: false, attempt: 1, statusCode: null });
       expect(outcome.error).toMatch(/127\.0\.0\.1 are refused: it is a loopback address.*FOLIO_CALLBACK_ALLOW/);
       expect(receiver.received).toHaveLength(0);
       const rows = await attemptsOf(doc.id);
@@ -269,9 +283,9 @@ describe('callback targets', () => {
       expect(rows[0]).toMatchObject({ attempt: 1, status_code: null, error: outcome.error });
 
       for (const url of ['http://10.1.2.3/cb', 'http://192.168.0.10:8080/cb', 'http://172.16.5.5/', 'http://[fd12:3456::1]/', 'http://0.0.0.0:1/', 'http://[::1]/', 'http://localhost:1/', 'http://[::ffff:10.0.0.1]/']) {
-        const other = await sendCallback({ url, body: doc, documentId: doc.id }, { ...fast(), policy: shared() });
+        const other = await deliver({ url, body: doc, documentId: doc.id }, { ...fast(), policy: shared() });
         expect(other.error, url).toMatch(/are refused: it is a (loopback|private) address/);
-        expect(other.attempts, url).toBe(1);
+        expect(other.retry, url).toBe(false);
       }
     } finally {
       await receiver.close();
@@ -294,8 +308,8 @@ describe('callback targets', () => {
       'http://METADATA.google.internal./',
       'http://224.0.0.1/',
     ]) {
-      const outcome = await sendCallback({ url, body: doc, documentId: doc.id }, { ...fast(), policy: everything, resolve });
-      expect(outcome, url).toMatchObject({ delivered: false, attempts: 1, statusCode: null });
+      const outcome = await deliver({ url, body: doc, documentId: doc.id }, { ...fast(), policy: everything, resolve });
+      expect(outcome, url).toMatchObject({ delivered: false, attempt: 1, statusCode: null });
       expect(outcome.error, url).toMatch(/refused: it is (a cloud metadata service|a link-local address|a multicast or reserved address), which no setting allows/);
     }
     // Metadata names are refused by name: not even resolved.
@@ -311,19 +325,19 @@ describe('callback targets', () => {
       const { calls, resolve } = table({ 'hooks.test': ['127.0.0.1'], 'mixed.test': ['127.0.0.1', '169.254.169.254'] });
 
       // Listed by name: its (loopback) address is allowed, and the connection goes to the address checked.
-      const named = await sendCallback({ url: `http://hooks.test:${port}/cb`, body: doc, documentId: doc.id }, { ...fast(), policy: shared(['hooks.test']), resolve });
+      const named = await deliver({ url: `http://hooks.test:${port}/cb`, body: doc, documentId: doc.id }, { ...fast(), policy: shared(['hooks.test']), resolve });
       expect(named).toMatchObject({ delivered: true, statusCode: 200 });
       expect(receiver.received).toHaveLength(1);
       expect(receiver.received[0].headers.host).toBe(`hooks.test:${port}`);
       expect(calls).toEqual(['hooks.test']);
 
       // Not listed: the same name is refused once resolved, and nothing connects.
-      const unlisted = await sendCallback({ url: `http://hooks.test:${port}/cb`, body: doc, documentId: doc.id }, { ...fast(), policy: shared(), resolve });
-      expect(unlisted).toMatchObject({ delivered: false, attempts: 1 });
+      const unlisted = await deliver({ url: `http://hooks.test:${port}/cb`, body: doc, documentId: doc.id }, { ...fast(), policy: shared(), resolve });
+      expect(unlisted).toMatchObject({ delivered: false, attempt: 1 });
       expect(unlisted.error).toMatch(/hooks\.test \(127\.0\.0\.1\) are refused/);
 
       // One metadata address among the answers refuses the name, even for a Folio on loopback.
-      const mixed = await sendCallback({ url: `http://mixed.test:${port}/cb`, body: doc, documentId: doc.id }, { ...fast(), resolve });
+      const mixed = await deliver({ url: `http://mixed.test:${port}/cb`, body: doc, documentId: doc.id }, { ...fast(), resolve });
       expect(mixed.error).toMatch(/mixed\.test \(169\.254\.169\.254\) are refused: it is a cloud metadata service/);
 
       expect(receiver.received).toHaveLength(1);
@@ -336,7 +350,7 @@ describe('callback targets', () => {
     const receiver = await startReceiver([{ status: 204 }]);
     try {
       const doc = await documentJson();
-      const outcome = await sendCallback({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, { ...fast(), policy: shared(['127.0.0.0/8']) });
+      const outcome = await deliver({ url: `${receiver.origin}/cb`, body: doc, documentId: doc.id }, { ...fast(), policy: shared(['127.0.0.0/8']) });
       expect(outcome).toMatchObject({ delivered: true, statusCode: 204 });
     } finally {
       await receiver.close();

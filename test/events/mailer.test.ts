@@ -78,7 +78,9 @@ beforeAll(async () => {
 });
 afterAll(() => core.close());
 
-const fast = { attempts: 3, backoffMs: 5, timeoutMs: 2_000 };
+const fast = { timeoutMs: 2_000 };
+/** The tries of a delivery job, one after another (the queue's own retries: test/events/deliveryLane.test.ts). */
+const tries = (key: string, n = 3) => Array.from({ length: n }, (_, i) => ({ key, attempt: i + 1, last: i + 1 === n }));
 const message = (extra: Partial<Mail> = {}): Mail => ({
   to: 'reviewer@example.test',
   kind: 'upload',
@@ -114,7 +116,7 @@ describe('Mailer with SMTP', () => {
     }
   });
 
-  it('retries a temporary refusal (451) and then delivers', async () => {
+  it('keeps a temporary refusal (451) queued for the next try, which delivers it into the same outbox row', async () => {
     let refusals = 0;
     const smtp = await startSmtp({
       authOptional: true,
@@ -125,8 +127,12 @@ describe('Mailer with SMTP', () => {
     });
     const mailer = new Mailer(core.repos.events, parseSmtpUrl(`smtp://127.0.0.1:${smtp.port}`), fast);
     try {
-      const row = await mailer.send(message({ kind: 'training', ...trainingCompleted({ baseUrl: 'http://127.0.0.1:1', aiId: 3, categoryName: 'Invoice', projectName: 'Payroll', succeeded: true }) }));
-      expect(row).toMatchObject({ state: 'sent', attempts: 2, kind: 'training' });
+      const mail = message({ kind: 'training', ...trainingCompleted({ baseUrl: 'http://127.0.0.1:1', aiId: 3, categoryName: 'Invoice', projectName: 'Payroll', succeeded: true }) });
+      const [first, second] = tries('notify-trained:3');
+      const refused = await mailer.send(mail, first);
+      expect(refused).toMatchObject({ state: 'queued', attempts: 1, kind: 'training', sent_at: null });
+      const row = await mailer.send(mail, second);
+      expect(row).toMatchObject({ id: refused.id, state: 'sent', attempts: 2, kind: 'training' });
       expect(row.last_error).toMatch(/Greylisted/);
       expect(smtp.delivered).toHaveLength(1);
       expect(smtp.delivered[0].from).toBe('folio@localhost');
@@ -152,11 +158,14 @@ describe('Mailer with SMTP', () => {
     }
   });
 
-  it('retries while the SMTP server is down, then marks the message failed with the error', async () => {
+  it('keeps a message queued while the SMTP server is down, and marks it failed with the error at the last try', async () => {
     const port = await closedPort();
     const mailer = new Mailer(core.repos.events, parseSmtpUrl(`smtp://127.0.0.1:${port}`), fast);
     try {
-      const row = await mailer.send(message());
+      const [a, b, c] = tries('notify:down');
+      expect(await mailer.send(message(), a)).toMatchObject({ state: 'queued', attempts: 1 });
+      expect(await mailer.send(message(), b)).toMatchObject({ state: 'queued', attempts: 2 });
+      const row = await mailer.send(message(), c);
       expect(row).toMatchObject({ state: 'failed', attempts: 3, sent_at: null });
       expect(row.last_error).toMatch(/ECONNREFUSED|connect/i);
       expect(await core.repos.events.findMessage(row.id)).toEqual(row);
@@ -165,15 +174,20 @@ describe('Mailer with SMTP', () => {
     }
   });
 
-  it('close() ends a retry schedule: the message is failed rather than left queued', async () => {
-    const port = await closedPort();
-    const mailer = new Mailer(core.repos.events, parseSmtpUrl(`smtp://127.0.0.1:${port}`), { ...fast, backoffMs: 60_000 });
-    const pending = mailer.send(message());
-    while (!(await mailer.list({ limit: 1, offset: 0, ordering: [], filters: {} })).items[0]?.attempts) await new Promise((r) => setTimeout(r, 5));
-    await mailer.close();
-    const row = await pending;
-    expect(row).toMatchObject({ state: 'failed', attempts: 1 });
-    expect(row.last_error).toMatch(/shutting down/);
+  it('never sends a message twice under the same key: a try after it was sent changes nothing', async () => {
+    const smtp = await startSmtp({ authOptional: true });
+    const mailer = new Mailer(core.repos.events, parseSmtpUrl(`smtp://127.0.0.1:${smtp.port}`), fast);
+    try {
+      const [first, second] = tries('notify:twice');
+      const sent = await mailer.send(message(), first);
+      expect(sent).toMatchObject({ state: 'sent', attempts: 1 });
+      // The job ran again (its process died after the send, before the job was marked done).
+      expect(await mailer.send(message(), second)).toEqual(sent);
+      expect(smtp.delivered).toHaveLength(1);
+    } finally {
+      await mailer.close();
+      await smtp.close();
+    }
   });
 });
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Mailer } from '../../main/events/mailer.ts';
 import { uploadNotification, trainingCompleted } from '../../main/events/messages.ts';
-import { sendCallback } from '../../main/events/callbacks.ts';
+import { attemptCallback } from '../../main/events/callbacks.ts';
 import { callbackPolicy } from '../../main/events/callbackTargets.ts';
 import { startTestServer, type Client, type TestServer } from '../helpers/testServer.ts';
 import { created, upload, pdfWithText } from '../helpers/documentFixtures.ts';
@@ -95,8 +95,11 @@ describe('GET /api/v3/documents/<id>/callbacks/', () => {
     const receiver = await startReceiver([{ status: 502, body: 'bad gateway' }, { status: 200 }]);
     try {
       const body = (await alice.get(`/api/v3/documents/${doc.id}/`)).body;
-      const outcome = await sendCallback({ url: `${receiver.origin}/cb?hash=abc%2B%2F%3D`, body, documentId: doc.id }, { log: s.core.repos.events, backoffMs: 5, policy: callbackPolicy({ listensOnLoopback: true }) });
-      expect(outcome.delivered).toBe(true);
+      // Two attempts, as the delivery job's two runs make them.
+      const request = { url: `${receiver.origin}/cb?hash=abc%2B%2F%3D`, body, documentId: doc.id };
+      const opts = { log: s.core.repos.events, policy: callbackPolicy({ listensOnLoopback: true }) };
+      expect(await attemptCallback(request, { ...opts, attempt: 1 })).toMatchObject({ delivered: false, retry: true, statusCode: 502 });
+      expect((await attemptCallback(request, { ...opts, attempt: 2 })).delivered).toBe(true);
     } finally {
       await receiver.close();
     }

@@ -1,10 +1,10 @@
 // EventService's rules without HTTP: a user reads the emails addressed to them (an administrator every
 // one), and the callback attempts of documents they can see. The records are written the way Folio
-// writes them: the core's mailer (no SMTP here, so messages are kept) and sendCallback for a refused
+// writes them: the core's mailer (no SMTP here, so messages are kept) and attemptCallback for a refused
 // address (recorded without any connection).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../main/domain/errors.ts';
-import { sendCallback } from '../../main/events/callbacks.ts';
+import { attemptCallback } from '../../main/events/callbacks.ts';
 import { callbackPolicy } from '../../main/events/callbackTargets.ts';
 import type { UserRow } from '../../main/store/schema.ts';
 import { listParams, openFixture, refused, type Fixture } from './fixture.ts';
@@ -34,7 +34,7 @@ describe('EventService', () => {
   it("shows a document's callback attempts to its project's members only", async () => {
     const project = await f.project(owner, 'Callbacks');
     const doc = await f.upload(owner, { project: project.id });
-    const outcome = await sendCallback(
+    const outcome = await attemptCallback(
       { url: 'http://metadata.google.internal/done', body: { id: doc.id }, documentId: doc.id },
       { log: f.core.repos.events, policy: callbackPolicy({ listensOnLoopback: true }) },
     );

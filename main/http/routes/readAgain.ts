@@ -1,4 +1,5 @@
-// Reading again (issue 10): a whole document as a durable job, one drawn region at once.
+// Reading again (issue 10): a whole document as a durable job, one drawn region at once; and moving a waiting
+// document ahead of the batches (a reviewer opened it).
 import { route, type RouteSpec } from '../route.ts';
 import { ReadAgainRequest, ReadRegionRequest, ReadRegionResponse } from '../../../shared/schemas/readAgain.ts';
 import { DocumentDetail } from '../../../shared/schemas/documents.ts';
@@ -6,6 +7,23 @@ import { documentOut } from '../../mappers/documents.ts';
 import { readRegionOut } from '../../mappers/readAgain.ts';
 
 export const readAgainRoutes: RouteSpec[] = [
+  route({
+    method: 'post',
+    path: '/api/v3/documents/:id/prioritize/',
+    tag: 'documents',
+    summary: 'Move a waiting document ahead of every batch (a reviewer opened it)',
+    description:
+      'The document\'s queued steps (OCR, analysis) run before any other upload\'s that nobody waits for, as a sync upload\'s do. ' +
+      'Steps already running or ended are left as they are; the answer is the document as it stands. The review window calls it when ' +
+      'it opens a document that is not ready yet.',
+    response: DocumentDetail,
+    status: 200,
+    async handler(ctx) {
+      const { documents } = ctx.core.services;
+      const doc = await documents.prioritize(ctx.user, ctx.id());
+      return documentOut(await documents.detail(ctx.user, doc.id));
+    },
+  }),
   route({
     method: 'post',
     path: '/api/v3/documents/:id/read-again/',

@@ -55,6 +55,10 @@ export class EventRepository {
     return this.db.updateTable('outbox').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   }
 
+  findMessageByDeliveryKey(key: string): Promise<OutboxRow | undefined> {
+    return this.db.selectFrom('outbox').selectAll().where('delivery_key', '=', key).executeTakeFirst();
+  }
+
   findMessage(id: number): Promise<OutboxRow | undefined> {
     return this.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -14,7 +14,18 @@ export interface NewJob {
   payload: string;
   dedupeKey: string | null;
   maxAttempts: number;
+  /** Whose work it is: jobs of one key keep their order, keys take turns (see placeInQueue). */
+  fairKey?: string | null;
+  /** Ahead of every batch (URGENT_PRIORITY). */
+  urgent?: boolean;
 }
+
+/**
+ * Added to the priority of a job someone waits for (a sync upload, a document a reviewer opened): above
+ * every batch's place, whatever its virtual time. Fits PostgreSQL's integer beside any virtual time a
+ * queue reaches (it falls by one a job of a backlog, and starts again at 0 when its kind's queue is empty).
+ */
+export const URGENT_PRIORITY = 1_000_000_000;
 
 /** Keeps error texts (stacks of deep failures) from bloating the table. */
 const MAX_ERROR_CHARS = 4000;
@@ -34,6 +45,7 @@ export class JobRepository {
   /** Inserts the job, or returns the one already enqueued under the same dedupe key (`created: false`). */
   async insert(job: NewJob): Promise<{ job: JobRow; created: boolean }> {
     const t = now();
+    const priority = (await this.placeInQueue(job.kind, job.fairKey ?? null)) + (job.urgent ? URGENT_PRIORITY : 0);
     const inserted = await this.db
       .insertInto('jobs')
       .values({
@@ -44,6 +56,8 @@ export class JobRepository {
         dedupe_key: job.dedupeKey,
         attempts: 0,
         max_attempts: job.maxAttempts,
+        priority,
+        fair_key: job.fairKey ?? null,
         run_after: t,
         created_at: t,
         updated_at: t,
@@ -54,6 +68,34 @@ export class JobRepository {
     if (inserted) return { job: inserted, created: true };
     const existing = await this.db.selectFrom('jobs').selectAll().where('dedupe_key', '=', job.dedupeKey).executeTakeFirstOrThrow();
     return { job: existing, created: false };
+  }
+
+  /**
+   * The place of a new job of `fairKey` in its kind's queue (higher runs first): fair queueing by virtual
+   * time. A key with jobs waiting goes one place after its last one, so its jobs keep the order they were
+   * sent in; a key with none starts at the place of the queue's head (the highest waiting), so it takes
+   * its turn beside a backlog instead of behind it, and a backlog sent while others wait is interleaved
+   * with theirs one job each. Jobs without a key queue at 0 (their age decides among them).
+   */
+  private async placeInQueue(kind: string, fairKey: string | null): Promise<number> {
+    if (fairKey === null) return 0;
+    const waiting = this.db.selectFrom('jobs').where('kind', '=', kind).where('state', '=', 'queued').where('priority', '<', URGENT_PRIORITY);
+    const own = await waiting.where('fair_key', '=', fairKey).select(sql<number | null>`min(priority)`.as('p')).executeTakeFirst();
+    if (own?.p !== null && own?.p !== undefined) return Number(own.p) - 1;
+    const head = await waiting.select(sql<number | null>`max(priority)`.as('p')).executeTakeFirst();
+    return head?.p === null || head?.p === undefined ? 0 : Math.min(0, Number(head.p));
+  }
+
+  /** Raises the queued jobs of a document above every batch (URGENT_PRIORITY); returns them as they are now. */
+  expedite(documentId: number): Promise<JobRow[]> {
+    return this.db
+      .updateTable('jobs')
+      .set((eb) => ({ priority: eb('priority', '+', URGENT_PRIORITY), updated_at: now() }))
+      .where('document_id', '=', documentId)
+      .where('state', '=', 'queued')
+      .where('priority', '<', URGENT_PRIORITY)
+      .returningAll()
+      .execute();
   }
 
   findById(id: number): Promise<JobRow | undefined> {
@@ -73,7 +115,8 @@ export class JobRepository {
 
   /**
    * Takes up to `limit` due jobs of these kinds for `owner`, and counts the attempt: jobs never tried first,
-   * oldest first, then retries, so that files failing again and again never hold back a new upload.
+   * by their place (priority: urgent ones, then each key's turn, see placeInQueue) and then age, then
+   * retries, so that files failing again and again never hold back a new upload.
    * One UPDATE ... RETURNING: SQLite runs a statement as one transaction, so two runners can never
    * claim the same row. On PostgreSQL the subquery locks the rows it picks (FOR UPDATE SKIP LOCKED): two
    * runners claiming at once take different jobs instead of the same one twice.
@@ -92,6 +135,7 @@ export class JobRepository {
           .where('run_after', '<=', t)
           .where('kind', 'in', kinds)
           .orderBy(sql`attempts > 0`)
+          .orderBy('priority', 'desc')
           .orderBy('id')
           .limit(limit)
           .$if(this.postgres, (q) => q.forUpdate().skipLocked()),

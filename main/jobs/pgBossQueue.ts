@@ -144,7 +144,8 @@ export class PgBossJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
     for (const job of moved) {
       await this.ensureQueue(job.kind);
       const waiting = await this.boss.findJobs<JobMessage>(job.kind, { data: { jobId: job.id }, queued: true, db });
-      for (const message of waiting) await this.boss.update(job.kind, message.data, { id: message.id, priority: job.priority, db });
+      // Its priority alone: the store reads jsonb back as text, so the data read here must not be written back.
+      for (const message of waiting) await this.boss.update(job.kind, undefined, { id: message.id, priority: job.priority, db });
     }
     return moved.length;
   }

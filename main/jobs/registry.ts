@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { AiKind, JobRow } from '../store/schema.ts';
-import { URGENT_PRIORITY } from '../store/repositories/jobRepository.ts';
+import { isUrgent } from '../store/repositories/jobRepository.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { Services } from '../services/index.ts';
 import type { Trainer } from '../ai/trainers/types.ts';
@@ -81,7 +81,7 @@ const afterProcessing = (d: JobDeps, job: JobRow): AfterProcessing => ({
   analysis: async (r, doc) => {
     // A split part's annotations came with its pages: they take the characters read there first.
     await d.services.readAgain.followNewText(r, doc);
-    return enqueueAnalysis(d.queue, r, doc, { urgent: job.priority >= URGENT_PRIORITY });
+    return enqueueAnalysis(d.queue, r, doc, { urgent: isUrgent(job) });
   },
 });
 

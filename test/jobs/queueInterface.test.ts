@@ -82,4 +82,36 @@ describe('JobQueue (SQLite)', () => {
     expect((await repos.jobs.findById(elsewhere.id))?.state).toBe('queued');
     expect(await worker.stop()).toBe(true);
   });
+
+  it('takes fair turns: a backlog keeps its order, a key sent later starts at the head, urgent jobs and expedited documents first', async () => {
+    const { repos, uow, queue } = await open();
+    const send = (name: string, fairKey: string, extra: { urgent?: boolean; documentId?: number } = {}) =>
+      uow((tx) => queue.send(tx, { kind: 'work', payload: { name }, fairKey, ...extra }));
+    for (const n of [1, 2, 3, 4]) await send(`a${n}`, 'A');
+    await send('b1', 'B');
+    await send('b2', 'B');
+    await send('c1', 'C');
+    await send('sync', 'A', { urgent: true });
+    const opened = await uow(async (tx) => {
+      const user = await tx.users.create({ email: 'owner@test.local', passwordHash: 'x' });
+      const project = await tx.projects.create('Fair turns', user.id);
+      const t = new Date().toISOString();
+      const doc = await tx.documents.insert({
+        project_id: project.id, category_id: null, data_file_name: 'opened.pdf', blob_key: '0'.repeat(64), file_size: 3,
+        status: 0, dataset_status: 0, is_reviewed: false, number_of_pages: 0, category_is_revised: false, created_by: user.id, created_at: t, updated_at: t,
+      });
+      return doc.id;
+    });
+    await send('a5-opened', 'A', { documentId: opened });
+    expect(await uow((tx) => queue.expedite(tx, opened))).toBe(1);
+    // Expediting again changes nothing: it is ahead already.
+    expect(await uow((tx) => queue.expedite(tx, opened))).toBe(0);
+    const order: string[] = [];
+    for (;;) {
+      const [job] = await repos.jobs.claim('test', ['work'], 1);
+      if (!job) break;
+      order.push(JSON.parse(job.payload).name);
+    }
+    expect(order).toEqual(['sync', 'a5-opened', 'a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4']);
+  });
 });

@@ -26,6 +26,9 @@ export interface NewJob {
  * queue reaches (it falls by one a job of a backlog, and starts again at 0 when its kind's queue is empty).
  */
 export const URGENT_PRIORITY = 1_000_000_000;
+/** Urgent jobs' priorities lie above this (their virtual time below 0 is added to URGENT_PRIORITY). */
+const URGENT_FLOOR = URGENT_PRIORITY / 2;
+export const isUrgent = (job: Pick<JobRow, 'priority'>) => job.priority >= URGENT_FLOOR;
 
 /** Keeps error texts (stacks of deep failures) from bloating the table. */
 const MAX_ERROR_CHARS = 4000;
@@ -79,7 +82,7 @@ export class JobRepository {
    */
   private async placeInQueue(kind: string, fairKey: string | null): Promise<number> {
     if (fairKey === null) return 0;
-    const waiting = this.db.selectFrom('jobs').where('kind', '=', kind).where('state', '=', 'queued').where('priority', '<', URGENT_PRIORITY);
+    const waiting = this.db.selectFrom('jobs').where('kind', '=', kind).where('state', '=', 'queued').where('priority', '<', URGENT_FLOOR);
     const own = await waiting.where('fair_key', '=', fairKey).select(sql<number | null>`min(priority)`.as('p')).executeTakeFirst();
     if (own?.p !== null && own?.p !== undefined) return Number(own.p) - 1;
     const head = await waiting.select(sql<number | null>`max(priority)`.as('p')).executeTakeFirst();
@@ -93,7 +96,7 @@ export class JobRepository {
       .set((eb) => ({ priority: eb('priority', '+', URGENT_PRIORITY), updated_at: now() }))
       .where('document_id', '=', documentId)
       .where('state', '=', 'queued')
-      .where('priority', '<', URGENT_PRIORITY)
+      .where('priority', '<', URGENT_FLOOR)
       .returningAll()
       .execute();
   }

@@ -5,6 +5,7 @@ import { create } from 'zustand';
 import type { DocumentOut, FolioClient, PageSummary, SpanOut } from '../api/client.ts';
 import { useSession } from './session.ts';
 import { reviewItems } from './reviewTree.ts';
+import { SETTLED_STATUSES } from './documents.ts';
 
 export interface Command {
   /** Names the action in the status line and on the undo/redo buttons ("Accept “12,50”"). */
@@ -157,6 +158,8 @@ export const useReview = create<ReviewState>()((set, get) => {
         const [doc, pages] = await Promise.all([call((c) => c.getDocument(documentId)), call((c) => c.listPages(documentId))]);
         if (get().documentId !== documentId) return; // the reviewer moved on meanwhile
         set({ doc, pages, loading: false, loadError: null });
+        // Opened before it is ready: the reviewer waits for this one, so it goes ahead of the batches.
+        if (!SETTLED_STATUSES.includes(doc.status_data)) void call((c) => c.prioritize(documentId)).catch(() => {});
       } catch (err) {
         if (get().documentId === documentId) set({ loading: false, loadError: (err as Error).message });
       }

@@ -39,7 +39,7 @@ export type WorkerName = 'documents' | 'analysis' | 'delivery' | 'training';
 const LANES: Record<WorkerName, { concurrency: number }> = {
   documents: { concurrency: 1 },
   analysis: { concurrency: 1 },
-  delivery: { concurrency: 4 },
+  delivery: { concurrency: 8 },
   training: { concurrency: 1 },
 };
 const WORKERS = Object.keys(LANES) as WorkerName[];

@@ -20,15 +20,14 @@ import { startFolio } from '../helpers/processes.ts';
 import { Client, tempDir } from '../helpers/testServer.ts';
 import { trainExtractionAi } from '../helpers/payslipExtraction.ts';
 import {
-  findValueRanges,
   printReceiptFigures,
   readOcr,
   readReceiptKey,
-  RECEIPT_DATA_TYPES,
   RECEIPT_FIELDS,
+  receiptProject,
   receiptSplit,
   ReceiptTally,
-  spansOf,
+  uploadLabelledReceipt,
   uploadReceipt,
   type ReceiptFigures,
 } from '../helpers/receipts.ts';
@@ -60,40 +59,6 @@ async function mapConcurrently<T, R>(items: readonly T[], fn: (item: T) => Promi
   return out;
 }
 
-/** Uploads a receipt and labels every place its key values stand in Folio's OCR text (one annotation set). */
-async function uploadLabelled(c: Client, project: number, category: number, labels: Record<string, number>, n: number, datasetStatus: number) {
-  const body = await uploadReceipt(c, { project, category, dataset_status: datasetStatus }, n);
-  const doc = await readOcr(c, body.id);
-  const key = readReceiptKey(n);
-  const missing: string[] = [];
-  const unlabelled: string[] = [];
-  let annotationSet: number | undefined;
-  for (const field of RECEIPT_FIELDS) {
-    const value = key[field];
-    if (!value) continue;
-    // The key names the value, not where it is printed: a total printed beside "Total" and again beside
-    // "Cash" is labelled at both places (the model learns it as one value of a non-repeating label).
-    const ranges = findValueRanges(doc.text, value);
-    if (!ranges.length) missing.push(field);
-    for (const range of ranges) {
-      const where = annotationSet === undefined ? { label_set: category } : { annotation_set: annotationSet };
-      const post = (span: unknown[]) => c.post('/api/v3/annotations/', { document: body.id, label: labels[field], ...where, span, is_correct: true, revised: true });
-      const spans = spansOf(doc, range);
-      let r = await post(spans);
-      // Folio reads a span as the characters inside its rectangle; on a skewed scan the box of a value can
-      // reach into the next line. Its middle band still holds the value's line alone: try that once.
-      if (r.status === 400) r = await post(spans.map((sp) => ({ ...sp, y0: sp.y0 + 0.3 * (sp.y1 - sp.y0), y1: sp.y1 - 0.3 * (sp.y1 - sp.y0) })));
-      if (r.status === 400) {
-        unlabelled.push(field);
-        continue;
-      }
-      if (r.status !== 201) throw new Error(`receipt ${n} ${field}: ${r.status} ${r.text}`);
-      annotationSet = r.body.annotation_set;
-    }
-  }
-  return { n, id: body.id as number, missing, unlabelled };
-}
-
 const dataDir = tempDir('folio-bench-receipts-');
 const folio = await startFolio({ dataDir, env: { FOLIO_ADMIN_EMAIL: ADMIN.email, FOLIO_ADMIN_PASSWORD: ADMIN.password } });
 try {
@@ -104,20 +69,13 @@ try {
   console.log(`  split by number (held back: every number divisible by 5): train ${split.train.length} [${split.train.join(' ')}]`);
   console.log(`  test ${split.test.length} [${split.test.join(' ')}]`);
 
-  const project = (await c.post('/api/v3/projects/', { name: 'Receipts' })).body.id as number;
-  const category = (await c.post('/api/v3/categories/', { project, name: 'Receipt' })).body.id as number;
-  const labels: Record<string, number> = {};
-  for (const field of RECEIPT_FIELDS) {
-    const r = await c.post('/api/v3/labels/', { project, name: field, data_type: RECEIPT_DATA_TYPES[field], label_sets: [category] });
-    if (r.status !== 201) throw new Error(`label ${field}: ${r.status} ${r.text}`);
-    labels[field] = r.body.id;
-  }
+  const { project, category, labels } = await receiptProject(c, 'Receipts');
 
   let started = performance.now();
-  const trained = await mapConcurrently(split.train, (n) => uploadLabelled(c, project, category, labels, n, 2));
+  const trained = await mapConcurrently(split.train, (n) => uploadLabelledReceipt(c, project, category, labels, n, 2));
   // The labelled test copies only feed the AI record's own evaluation (near misses, document_results); they
   // cost one more OCR per test receipt, so they are asked for (BENCH_RECEIPTS_RECORD=1).
-  const tested = RECORD ? await mapConcurrently(split.test, (n) => uploadLabelled(c, project, category, labels, n, 3)) : [];
+  const tested = RECORD ? await mapConcurrently(split.test, (n) => uploadLabelledReceipt(c, project, category, labels, n, 3)) : [];
   const notInOcrTraining = Object.fromEntries(RECEIPT_FIELDS.map((f) => [f, trained.filter((t) => t.missing.includes(f)).length]));
   console.log(`  uploaded, OCR'd and labelled ${trained.length + tested.length} receipts in ${seconds(performance.now() - started)} s`);
   console.log(`  training values not in the OCR text (not labelled): ${RECEIPT_FIELDS.map((f) => `${f} ${notInOcrTraining[f]}/${trained.length}`).join(', ')}`);

@@ -62,6 +62,49 @@ export async function uploadReceipt(c: Client, fields: Record<string, string | n
   return body;
 }
 
+/** A project with the receipt labels (company, date, address, total) in one category. */
+export async function receiptProject(c: Client, name: string): Promise<{ project: number; category: number; labels: Record<string, number> }> {
+  const project = (await ok(c.post('/api/v3/projects/', { name }), `project ${name}`)).id as number;
+  const category = (await ok(c.post('/api/v3/categories/', { project, name: 'Receipt' }), 'category')).id as number;
+  const labels: Record<string, number> = {};
+  for (const field of RECEIPT_FIELDS) labels[field] = (await ok(c.post('/api/v3/labels/', { project, name: field, data_type: RECEIPT_DATA_TYPES[field], label_sets: [category] }), `label ${field}`)).id;
+  return { project, category, labels };
+}
+
+/** Uploads a receipt and labels every place its key values stand in Folio's OCR text (one annotation set). */
+export async function uploadLabelledReceipt(c: Client, project: number, category: number, labels: Record<string, number>, n: number, datasetStatus: number) {
+  const body = await uploadReceipt(c, { project, category, dataset_status: datasetStatus }, n);
+  const doc = await readOcr(c, body.id);
+  const key = readReceiptKey(n);
+  const missing: string[] = [];
+  const unlabelled: string[] = [];
+  let annotationSet: number | undefined;
+  for (const field of RECEIPT_FIELDS) {
+    const value = key[field];
+    if (!value) continue;
+    // The key names the value, not where it is printed: a total printed beside "Total" and again beside
+    // "Cash" is labelled at both places (the model learns it as one value of a non-repeating label).
+    const ranges = findValueRanges(doc.text, value);
+    if (!ranges.length) missing.push(field);
+    for (const range of ranges) {
+      const where = annotationSet === undefined ? { label_set: category } : { annotation_set: annotationSet };
+      const post = (span: unknown[]) => c.post('/api/v3/annotations/', { document: body.id, label: labels[field], ...where, span, is_correct: true, revised: true });
+      const spans = spansOf(doc, range);
+      let r = await post(spans);
+      // Folio reads a span as the characters inside its rectangle; on a skewed scan the box of a value can
+      // reach into the next line. Its middle band still holds the value's line alone: try that once.
+      if (r.status === 400) r = await post(spans.map((sp) => ({ ...sp, y0: sp.y0 + 0.3 * (sp.y1 - sp.y0), y1: sp.y1 - 0.3 * (sp.y1 - sp.y0) })));
+      if (r.status === 400) {
+        unlabelled.push(field);
+        continue;
+      }
+      if (r.status !== 201) throw new Error(`receipt ${n} ${field}: ${r.status} ${r.text}`);
+      annotationSet = r.body.annotation_set;
+    }
+  }
+  return { n, id: body.id as number, missing, unlabelled };
+}
+
 /** Folio's text, character boxes and page sizes of a processed document, as the extraction AI sees them. */
 export async function readOcr(c: Client, folioId: number): Promise<ExtractionDocument> {
   const detail = await ok(c.get(`/api/v3/documents/${folioId}/`), `document ${folioId}`, 200);

@@ -233,7 +233,7 @@ async function main(): Promise<void> {
     const list = (await c.get(`/api/v3/documents/?project=${backlogProject.project}&limit=1000&fields=id,status_data`)).body;
     const backlogLeft = (list.results as { status_data: number }[]).filter((d) => d.status_data !== 2).length;
 
-    console.log('\n1. 20 receipts uploaded at once (async): from OCR end to ready for review');
+    console.log(`\n1. ${BATCH} receipts uploaded at once (async): from OCR end to ready for review`);
     console.log(`   longest wait ${s(batch.waitMax)} s, median ${s(batch.waitMedian)} s; aim < ${READY_AIM_S} s for every document: ${verdict(batch.waitMax < READY_AIM_S * 1000)}`);
     console.log(`   upload to ready: first ${s(batch.first)} s, last ${s(batch.last)} s (baseline: one receipt alone ${s(aloneReady)} s, of which processing ${s(pageOcr)} s)`);
     if (faults) {

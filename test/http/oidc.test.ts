@@ -263,6 +263,17 @@ describe('single sign-on through an OpenID Connect provider', () => {
     expect(await tampered.text()).toContain('did not start in this browser');
   });
 
+  it('seals the pending sign-in in its cookie: neither the state nor anything else of it can be read from it', async () => {
+    const start = await new FetchBrowser().request(`${s.url}/api/v3/auth/oidc/login/`);
+    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+    const sealed = /folio_oidc=([^;]+)/.exec(start.headers.getSetCookie().join('\n'))![1];
+    const readable = [sealed, ...sealed.split('.').map((part) => Buffer.from(part, 'base64url').toString('latin1'))].join('\n');
+    for (const secretPart of [state, 'verifier', 'nonce', 'redirectUri', CALLBACK]) expect(readable).not.toContain(secretPart);
+    // Two sign-ins started alike seal differently (a fresh IV each).
+    const other = await new FetchBrowser().request(`${s.url}/api/v3/auth/oidc/login/`);
+    expect(/folio_oidc=([^;]+)/.exec(other.headers.getSetCookie().join('\n'))![1]).not.toBe(sealed);
+  });
+
   it('answers 404 at the sign-in link where single sign-on is not set up', async () => {
     const plain = await startTestServer();
     try {

@@ -84,17 +84,25 @@ describe('the pending sign-in in the cookie', () => {
   const secret = randomBytes(32);
   const pending: PendingSignIn = { state: 's', nonce: 'n', verifier: 'v', redirectUri: 'http://127.0.0.1:1/api/v3/auth/oidc/callback/', expires: Date.now() + 60_000 };
 
-  it('opens with the secret that sealed it, and not when altered, sealed elsewhere or expired', () => {
+  it('opens with the secret that sealed it, and not when altered, sealed elsewhere, signed only or expired', () => {
     const sealed = sealPendingSignIn(secret, pending);
     expect(openPendingSignIn(secret, sealed)).toEqual(pending);
-    const [payload, mac] = sealed.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...pending, state: 'mine' })).toString('base64url');
-    expect(openPendingSignIn(secret, `${forged}.${mac}`)).toBeUndefined();
-    expect(openPendingSignIn(secret, `${payload}.${mac.slice(1)}`)).toBeUndefined();
+    // Encrypted: no part of it decodes to the state or the verifier.
+    for (const part of sealed.split('.')) expect(Buffer.from(part, 'base64url').toString('latin1')).not.toMatch(/"state"|"verifier"/);
+    const [version, iv, ciphertext, tag] = sealed.split('.');
+    const flipped = Buffer.from(ciphertext, 'base64url');
+    flipped[0] ^= 1;
+    expect(openPendingSignIn(secret, [version, iv, flipped.toString('base64url'), tag].join('.'))).toBeUndefined();
+    expect(openPendingSignIn(secret, [version, iv, ciphertext, tag.slice(1)].join('.'))).toBeUndefined();
+    expect(openPendingSignIn(secret, [version, randomBytes(12).toString('base64url'), ciphertext, tag].join('.'))).toBeUndefined();
     expect(openPendingSignIn(randomBytes(32), sealed)).toBeUndefined();
+    // The signed-only form of before (payload.mac) is refused.
+    const payload = Buffer.from(JSON.stringify(pending)).toString('base64url');
+    expect(openPendingSignIn(secret, `${payload}.${tag}`)).toBeUndefined();
     expect(openPendingSignIn(secret, sealed, pending.expires + 1)).toBeUndefined();
     expect(openPendingSignIn(secret, undefined)).toBeUndefined();
     expect(openPendingSignIn(secret, 'a.b.c')).toBeUndefined();
+    expect(openPendingSignIn(secret, 'v2.a.b.c')).toBeUndefined();
   });
 });
 

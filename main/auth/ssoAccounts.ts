@@ -107,8 +107,9 @@ export class SsoAccounts {
         `${exists} ${providerName} does not say that this address is verified (email_verified), so Folio does not sign you in to that account. Verify the address at ${providerName} and sign in again, or ask an administrator (FOLIO_OIDC_TRUST_EMAILS).`,
       );
     }
+    // Made by an identity whose email nobody vouched for (the squatter's account): no one joins it by email.
     const identities = await repos.users.ssoIdentitiesOf(account.id);
-    if (identities.length > 0 && !identities.some((i) => i.email_verified)) {
+    if (identities.length > 0 && !identities.some((i) => i.vouched)) {
       throw new HttpError(403, `${exists} That account was made by a sign-in whose address nobody verified, so Folio does not join others to it: ask an administrator.`);
     }
   }
@@ -128,7 +129,7 @@ export class SsoAccounts {
       const known = await repos.users.findBySsoIdentity(s.issuer, s.subject);
       if (known) return known.user;
       const email = this.emailForNewIdentity(s);
-      const identity = { issuer: s.issuer, subject: s.subject, email, emailVerified: s.trusted };
+      const identity = { issuer: s.issuer, subject: s.subject, email, vouched: s.trusted };
       const existing = await repos.users.findByEmail(email);
       if (existing) {
         await this.mayJoin(repos, existing, s);
@@ -147,7 +148,7 @@ export class SsoAccounts {
     const s = this.signInOf(claims);
     let user = await this.uow(async (repos) => {
       const known = await repos.users.findBySsoIdentity(s.issuer, s.subject);
-      if (known) await repos.users.touchSsoIdentity(known.identity.id, s.email || null, s.trusted);
+      if (known) await repos.users.touchSsoIdentity(known.identity.id, s.email || null);
       return known?.user;
     });
     if (!user) {

@@ -23,10 +23,10 @@ export interface SsoIdentitiesTable {
   issuer: string;
   subject: string;
   user_id: number;
-  /** The email claim at the last sign-in. */
+  /** The email claim at the last sign-in (null until the first, for a link an administrator made). */
   email: string | null;
-  /** 1: Folio trusted that email (the provider verified it, or FOLIO_OIDC_TRUST_EMAILS=all). */
-  email_verified: number;
+  /** 1: the link was vouched for when made (a trusted email, or an administrator's `folio user sso-link`). */
+  vouched: number;
   created_at: string;
   last_sign_in_at: string;
 }
@@ -385,7 +385,7 @@ export interface StoredProposedDocument {
  */
 export const codecs = {
   users: rowCodec<'is_admin'>(['is_admin']),
-  ssoIdentities: rowCodec<'email_verified'>(['email_verified']),
+  ssoIdentities: rowCodec<'vouched'>(['vouched']),
   projects: rowCodec<'splitting_enabled', { ocr_languages: string[] }>(['splitting_enabled'], ['ocr_languages']),
   labelSets: rowCodec<'has_multiple_sections' | 'is_default'>(['has_multiple_sections', 'is_default']),
   documents: rowCodec<'is_reviewed' | 'category_is_revised' | 'is_public', { proposed_split: StoredProposedDocument[] }>(

@@ -307,7 +307,10 @@ describe('single sign-on through an OpenID Connect provider', () => {
     const start = await forged.request(`${s.url}/api/v3/auth/oidc/login/`);
     const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
     const sealed = /folio_oidc=([^;]+)/.exec(start.headers.getSetCookie().join('\n'))![1];
-    const tampered = await fetch(`${s.url}${CALLBACK}?code=abc&state=${state}`, { headers: { Cookie: `folio_oidc=${sealed.slice(0, -2)}xx` }, redirect: 'manual' });
+    // One character of the ciphertext changed (a middle one: all its bits count).
+    const at = sealed.indexOf('.', sealed.indexOf('.') + 1) + 2;
+    const altered = `${sealed.slice(0, at)}${sealed[at] === 'A' ? 'B' : 'A'}${sealed.slice(at + 1)}`;
+    const tampered = await fetch(`${s.url}${CALLBACK}?code=abc&state=${state}`, { headers: { Cookie: `folio_oidc=${altered}` }, redirect: 'manual' });
     expect(tampered.status).toBe(400);
     expect(await tampered.text()).toContain('did not start in this browser');
   });
@@ -358,6 +361,26 @@ describe('a provider that never sends email_verified', () => {
     } finally {
       idp.accounts.delete('bea');
       bea.email = benBefore;
+    }
+  });
+});
+
+describe("an administrator's link (folio user sso-link)", () => {
+  it('lets one identity of a provider without email_verified sign in to an existing account, until unlinked', async () => {
+    const dan = await s.core.services.users.create('dan@example.org', 'dan-password-1');
+    idp.accounts.set('dan', { id: 'dan', email: 'dan@example.org', name: 'Dan' });
+    try {
+      expect((await signIn(s.url, 'dan')).res.status).toBe(403);
+      await s.core.services.users.linkSso('DAN@example.org', idp.issuer, 'dan');
+      const token = tokenOf((await signIn(s.url, 'dan')).url)!;
+      expect((await new Client(s.url, token).get('/api/v3/auth/me/')).body).toMatchObject({ id: dan.id, email: 'dan@example.org' });
+      expect((await s.core.services.users.ssoIdentities('dan@example.org')).map((i) => [i.issuer, i.subject, i.email, i.vouched])).toEqual([[idp.issuer, 'dan', 'dan@example.org', true]]);
+      // Another account's identity cannot be taken over by a link.
+      await expect(s.core.services.users.linkSso(ADMIN.email, idp.issuer, 'dan')).rejects.toThrow(/signs in to dan@example.org: unlink it there first/);
+      await s.core.services.users.unlinkSso('dan@example.org', idp.issuer, 'dan');
+      expect((await signIn(s.url, 'dan')).res.status).toBe(403);
+    } finally {
+      idp.accounts.delete('dan');
     }
   });
 });

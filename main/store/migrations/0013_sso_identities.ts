@@ -2,9 +2,10 @@
 // subject, never an email. Each row links one such identity to the Folio account it reaches
 // (main/auth/ssoAccounts.ts); an account may have several (a password account that also signs in by
 // single sign-on, the same person at two providers), an identity only one. `email` is the address the
-// provider sent at the last sign-in and `email_verified` whether Folio trusted it then (verified by the
-// provider, or vouched for by FOLIO_OIDC_TRUST_EMAILS=all): an account made from an email nobody vouched
-// for is never joined by another identity through that email.
+// provider sent at the last sign-in and `vouched` whether the link was vouched for when it was made
+// (an email the provider verified or FOLIO_OIDC_TRUST_EMAILS=all trusts, or an administrator's
+// `folio user sso-link`): an account made from an email nobody vouched for is never joined by another
+// identity through that email.
 import type { Kysely } from 'kysely';
 import { columnTypes } from './columns.ts';
 
@@ -19,7 +20,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('email', 'text')
-    .addColumn('email_verified', t.bool, (c) => c.notNull().defaultTo(t.flag(false)))
+    .addColumn('vouched', t.bool, (c) => c.notNull().defaultTo(t.flag(false)))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('last_sign_in_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('sso_identities_issuer_subject', ['issuer', 'subject'])

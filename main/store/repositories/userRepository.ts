@@ -81,17 +81,23 @@ export class UserRepository {
   }
 
   /** Links an identity to an account (a UniqueViolation when the identity is linked already). */
-  async linkSsoIdentity(input: { userId: number; issuer: string; subject: string; email: string | null; emailVerified: boolean }): Promise<void> {
+  async linkSsoIdentity(input: { userId: number; issuer: string; subject: string; email: string | null; vouched: boolean }): Promise<void> {
     const t = now();
     await this.db
       .insertInto('sso_identities')
-      .values(identities.write({ issuer: input.issuer, subject: input.subject, user_id: input.userId, email: input.email, email_verified: input.emailVerified, created_at: t, last_sign_in_at: t }))
+      .values(identities.write({ issuer: input.issuer, subject: input.subject, user_id: input.userId, email: input.email, vouched: input.vouched, created_at: t, last_sign_in_at: t }))
       .execute();
   }
 
-  /** Records an identity's sign-in: the email it sent this time, and whether Folio trusted it. */
-  async touchSsoIdentity(id: number, email: string | null, emailVerified: boolean): Promise<void> {
-    await this.db.updateTable('sso_identities').set(identities.write({ email, email_verified: emailVerified, last_sign_in_at: now() })).where('id', '=', id).execute();
+  /** Removes the link of an identity to an account; false when there was none. */
+  async unlinkSsoIdentity(userId: number, issuer: string, subject: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('sso_identities').where('user_id', '=', userId).where('issuer', '=', issuer).where('subject', '=', subject).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  /** Records an identity's sign-in and the email it sent this time. */
+  async touchSsoIdentity(id: number, email: string | null): Promise<void> {
+    await this.db.updateTable('sso_identities').set({ email, last_sign_in_at: now() }).where('id', '=', id).execute();
   }
 
   async remove(id: number): Promise<boolean> {

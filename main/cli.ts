@@ -28,6 +28,11 @@ Commands:
   user list
   user remove <email>
   user password <email> --password P
+  user sso <email>            the single sign-on identities of the account: issuer, subject, last email, last sign-in
+  user sso-link <email> <subject> [--issuer URL]
+                              lets the provider's identity <subject> (its sub claim) sign in to this account
+                              (--issuer defaults to FOLIO_OIDC_ISSUER)
+  user sso-unlink <email> <subject> [--issuer URL]
   member add <project-id> <email> [--owner]
   member role <project-id> <email> owner|member
   member remove <project-id> <email>
@@ -189,6 +194,7 @@ export async function main(argv: string[]): Promise<number> {
         name: { type: 'string' },
         admin: { type: 'boolean' },
         owner: { type: 'boolean' },
+        issuer: { type: 'string' },
         'no-workers': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -228,6 +234,22 @@ export async function main(argv: string[]): Promise<number> {
           } else if (sub === 'password') {
             await users.setPassword(need(rest[0], 'email'), need(values.password, '--password'));
             console.log(`Changed the password of ${rest[0]}`);
+          } else if (sub === 'sso') {
+            for (const i of await users.ssoIdentities(need(rest[0], 'email'))) {
+              console.log(`${i.issuer}\t${i.subject}\t${i.email ?? ''}\t${i.vouched ? 'vouched' : 'unvouched'}\t${i.last_sign_in_at}`);
+            }
+          } else if (sub === 'sso-link' || sub === 'sso-unlink') {
+            const email = need(rest[0], 'email');
+            const subject = need(rest[1], 'subject');
+            const issuer = values.issuer ?? config.oidc?.issuer;
+            if (!issuer) throw new ConfigError('Name the provider with --issuer URL (or set FOLIO_OIDC_ISSUER).');
+            if (sub === 'sso-link') {
+              await users.linkSso(email, issuer, subject);
+              console.log(`The identity ${subject} at ${issuer} now signs in to ${email}`);
+            } else {
+              await users.unlinkSso(email, issuer, subject);
+              console.log(`The identity ${subject} at ${issuer} no longer signs in to ${email}`);
+            }
           } else throw new ConfigError(`Unknown command "user ${sub ?? ''}".\n\n${USAGE}`);
           return 0;
         });

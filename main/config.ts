@@ -59,7 +59,18 @@ export interface OidcConfig {
   /** Members of this group are administrators (FOLIO_OIDC_ADMIN_GROUP), read from the claim `groupsClaim`. */
   adminGroup?: string;
   groupsClaim: string;
+  /**
+   * Which of the provider's emails may join a sign-in to an existing Folio account, and make
+   * FOLIO_ADMIN_EMAIL's account an administrator (FOLIO_OIDC_TRUST_EMAILS): `verified` (default) those
+   * the provider marks email_verified; `all` every one it sends except those it marks unverified (for
+   * providers that never send the claim: the administrator vouches for their emails); `none` no email
+   * (every identity reaches only the account it made).
+   */
+  trustEmails: TrustEmails;
 }
+
+export const TRUST_EMAILS = ['verified', 'all', 'none'] as const;
+export type TrustEmails = (typeof TRUST_EMAILS)[number];
 
 export const DEFAULT_PORT = 8427;
 
@@ -212,7 +223,16 @@ function oidcConfig(env: NodeJS.ProcessEnv): OidcConfig | undefined {
     scopes: env.FOLIO_OIDC_SCOPES?.trim() || 'openid email profile',
     adminGroup: env.FOLIO_OIDC_ADMIN_GROUP?.trim() || undefined,
     groupsClaim: env.FOLIO_OIDC_GROUPS_CLAIM?.trim() || 'groups',
+    trustEmails: trustEmails(env.FOLIO_OIDC_TRUST_EMAILS),
   };
+}
+
+function trustEmails(raw: string | undefined): TrustEmails {
+  const value = (raw ?? '').trim().toLowerCase() || 'verified';
+  if (!(TRUST_EMAILS as readonly string[]).includes(value)) {
+    throw new ConfigError(`FOLIO_OIDC_TRUST_EMAILS must be one of ${TRUST_EMAILS.map((v) => `"${v}"`).join(', ')}, got "${raw}"`);
+  }
+  return value as TrustEmails;
 }
 
 function localLogin(env: NodeJS.ProcessEnv): boolean {

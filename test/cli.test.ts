@@ -21,6 +21,27 @@ async function withCore<T>(dataDir: string, fn: (core: Core) => Promise<T>): Pro
 }
 
 describe('folio user', () => {
+  it('links, lists and unlinks the single sign-on identities of an account', async () => {
+    const dataDir = tempDir();
+    const folio = (...args: string[]) => runFolio(args, { dataDir });
+    expect((await folio('user', 'add', 'eve@test.local', '--password', 'eve-password-1')).code).toBe(0);
+    const linked = await folio('user', 'sso-link', 'eve@test.local', 'eve-sub-1', '--issuer', 'https://id.example.org');
+    expect(linked.stderr).toBe('');
+    expect(linked.stdout).toBe('The identity eve-sub-1 at https://id.example.org now signs in to eve@test.local\n');
+    const listed = await folio('user', 'sso', 'eve@test.local');
+    expect(listed.stdout.split('\n').filter(Boolean).map((l) => l.split('\t').slice(0, 4))).toEqual([['https://id.example.org', 'eve-sub-1', '', 'vouched']]);
+    // Without --issuer nor FOLIO_OIDC_ISSUER it says what is missing; an unknown link is a clear error.
+    const noIssuer = await folio('user', 'sso-link', 'eve@test.local', 'eve-sub-2');
+    expect(noIssuer.code).not.toBe(0);
+    expect(noIssuer.stderr).toContain('--issuer');
+    const unknown = await folio('user', 'sso-unlink', 'eve@test.local', 'nobody', '--issuer', 'https://id.example.org');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('does not sign in to eve@test.local');
+    const unlinked = await folio('user', 'sso-unlink', 'eve@test.local', 'eve-sub-1', '--issuer', 'https://id.example.org');
+    expect(unlinked.code).toBe(0);
+    expect((await folio('user', 'sso', 'eve@test.local')).stdout).toBe('');
+  }, 180_000);
+
   it('adds, lists, re-passwords and removes accounts', async () => {
     const dataDir = tempDir();
     const folio = (...args: string[]) => runFolio(args, { dataDir });

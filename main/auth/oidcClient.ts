@@ -10,8 +10,8 @@ import type { OidcConfig } from '../config.ts';
 import { HttpError } from '../domain/errors.ts';
 import { PENDING_SIGN_IN_MS, type PendingSignIn } from './pendingSignIn.ts';
 
-/** The claims of the person who signed in: the ID token's, over the userinfo endpoint's. */
-export type Claims = Record<string, unknown> & { sub: string };
+/** The claims of the person who signed in: the ID token's (its `iss` and `sub` checked by openid-client), over the userinfo endpoint's. */
+export type Claims = Record<string, unknown> & { sub: string; iss: string };
 
 /** Seconds Folio waits for each request to the provider. */
 const PROVIDER_TIMEOUT_S = 10;

@@ -1,10 +1,10 @@
 // Single sign-on through an OpenID Connect provider, as the HTTP routes (main/http/oidcRoutes.ts) use it:
 // start() sends the browser to the provider with a sealed pending sign-in for its cookie; finish() takes
-// the provider's answer and that cookie back to the account (ssoAccounts.ts) and its API token, the same
+// the provider's answer and that cookie back to the account of the identity (issuer + subject, ssoAccounts.ts) and its API token, the same
 // one token per account that a password login answers (AuthService.issueToken), so scripts keep working
 // whichever way their owner signs in. Built by makeServices when FOLIO_OIDC_ISSUER is set.
 import type { OidcConfig } from '../config.ts';
-import type { Repos } from '../store/repositories/index.ts';
+import type { UnitOfWork } from '../store/repositories/index.ts';
 import type { UserRow } from '../store/schema.ts';
 import type { AuthService } from '../services/authService.ts';
 import { OidcClient } from './oidcClient.ts';
@@ -20,13 +20,19 @@ export class SingleSignOn {
 
   constructor(
     private readonly settings: OidcConfig,
-    repos: Pick<Repos, 'users'>,
+    uow: UnitOfWork,
     private readonly auth: AuthService,
     private readonly secret: Buffer,
     adminEmail: string | undefined,
   ) {
     this.client = new OidcClient(settings);
-    this.accounts = new SsoAccounts(repos, { providerName: settings.name, adminEmail, adminGroup: settings.adminGroup, groupsClaim: settings.groupsClaim });
+    this.accounts = new SsoAccounts(uow, {
+      providerName: settings.name,
+      adminEmail,
+      adminGroup: settings.adminGroup,
+      groupsClaim: settings.groupsClaim,
+      trustEmails: settings.trustEmails,
+    });
   }
 
   /** "Sign in with <name>". */

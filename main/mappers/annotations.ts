@@ -1,7 +1,7 @@
 // Annotations (spec 2.8, 3.2) and missing annotations (2.9) as the API shows them, and the annotation tree
 // that the document detail embeds. Why mappers live in main/mappers: dto.ts.
 import type { z } from 'zod';
-import type { Annotation, MissingAnnotation } from '../../shared/schemas/annotations.ts';
+import type { Annotation, MissingAnnotation, PublicAnnotation, PublicAnnotationSetTree } from '../../shared/schemas/annotations.ts';
 import type { LabelRow, LabelSetRow, MissingAnnotationRow } from '../store/schema.ts';
 import type { AnnotationWithSet } from '../store/repositories/annotationRepository.ts';
 import { stateOf, type DocumentTree, type Refs } from '../services/annotationService.ts';
@@ -60,6 +60,37 @@ export const annotationSetsOut = (tree: DocumentTree) =>
       status: l.status,
       missing_annotation: l.missing?.id ?? null,
       annotations: l.annotations.map((a) => annotationOut(a, tree.refs)),
+    })),
+  }));
+
+/** An annotation as a reader of a public document sees it (PublicAnnotation: an allow-list). */
+const publicAnnotationOut = (a: AnnotationWithSet, refs: Refs): z.infer<typeof PublicAnnotation> => {
+  const full = annotationOut(a, refs);
+  return {
+    id: full.id,
+    document: full.document,
+    label: full.label,
+    label_set: full.label_set,
+    annotation_set: full.annotation_set,
+    span: full.span,
+    offset_string: full.offset_string,
+    start_offset: full.start_offset,
+    end_offset: full.end_offset,
+    confidence: full.confidence,
+    is_typed: full.is_typed,
+    review_state: full.review_state,
+    normalized: full.normalized,
+  };
+};
+
+/** `annotation_sets` of a public document: the values without declined ones, nor review status per label. */
+export const publicAnnotationSetsOut = (tree: DocumentTree): z.infer<typeof PublicAnnotationSetTree>[] =>
+  tree.sets.map((s) => ({
+    id: s.annotationSet?.id ?? null,
+    label_set: labelSetRefOut(s.labelSet),
+    labels: s.labels.map((l) => ({
+      ...labelRefOut(l.label),
+      annotations: l.annotations.filter((a) => stateOf(a) !== 'Declined').map((a) => publicAnnotationOut(a, tree.refs)),
     })),
   }));
 

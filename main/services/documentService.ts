@@ -159,9 +159,11 @@ export class DocumentService {
    * The detail for a caller who may be anonymous: public documents answer anyone (spec 5.1); other
    * documents need credentials (401) and membership of their project (404).
    */
-  async detailFor(user: UserRow | undefined, id: number): Promise<DocumentDetailView> {
+  /** The detail of a document the caller may read, and whether they are a member of its project (else it is public to them). */
+  async detailFor(user: UserRow | undefined, id: number): Promise<DocumentDetailView & { member: boolean }> {
     const doc = await readableDocument(this.repos, user, id);
-    return this.view(doc, user !== undefined && (await isMember(this.repos, user, doc.project_id)));
+    const member = user !== undefined && (await isMember(this.repos, user, doc.project_id));
+    return { ...(await this.view(doc, member)), member };
   }
 
   /** The detail without an access check, for the system's own messages (the completion callback). */

@@ -58,7 +58,7 @@ export function makeServices(deps: ServiceDeps) {
   return {
     auth,
     /** Single sign-on through an OpenID Connect provider; undefined when none is set up. */
-    sso: signIn?.oidc ? new SingleSignOn(signIn.oidc, repos, auth, secret, signIn.adminEmail) : undefined,
+    sso: signIn?.oidc ? new SingleSignOn(signIn.oidc, uow, auth, secret, signIn.adminEmail) : undefined,
     users: new UserService(repos),
     projects,
     documents,

@@ -1,9 +1,10 @@
-// Accounts: creation (API, CLI, first-run admin), listing and removal.
+// Accounts: creation (API, CLI, first-run admin), listing and removal, and the single sign-on identities
+// an administrator links to an account by hand (`folio user sso-link`, README "Single sign-on").
 import { randomBytes } from 'node:crypto';
 import type { Repos } from '../store/repositories/index.ts';
-import type { UserRow } from '../store/schema.ts';
+import type { SsoIdentityRow, UserRow } from '../store/schema.ts';
 import { hashPassword } from './passwords.ts';
-import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { NotFoundError, UniqueViolation, ValidationError } from '../domain/errors.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
@@ -61,6 +62,39 @@ export class UserService {
     if (!projects.length) return;
     const named = projects.slice(0, 5).map((p) => `${p.id} (${p.name})`).join(', ') + (projects.length > 5 ? `, and ${projects.length - 5} more` : '');
     throw ValidationError.of('user', `${user.email} is the only owner of project ${named}: make another member an owner first, or delete the project.`);
+  }
+
+  /** The single sign-on identities (issuer + subject) that sign in to the account of `email`. */
+  async ssoIdentities(email: string): Promise<SsoIdentityRow[]> {
+    return this.repos.users.ssoIdentitiesOf((await this.byEmail(email)).id);
+  }
+
+  /**
+   * An administrator's say: the identity `subject` at `issuer` signs in to the account of `email` from now
+   * on, whatever email the provider sends or verifies (for providers that never send email_verified).
+   */
+  async linkSso(email: string, issuer: string, subject: string): Promise<void> {
+    const user = await this.byEmail(email);
+    if (!issuer.trim() || !subject.trim()) throw ValidationError.of('identity', 'Name the identity by its issuer URL and its subject (the sub claim).');
+    const linked = await this.repos.users.findBySsoIdentity(issuer, subject);
+    if (linked) {
+      if (linked.user.id === user.id) return;
+      throw ValidationError.of('identity', `The identity ${subject} at ${issuer} signs in to ${linked.user.email}: unlink it there first (folio user sso-unlink).`);
+    }
+    try {
+      await this.repos.users.linkSsoIdentity({ userId: user.id, issuer, subject, email: null, vouched: true });
+    } catch (err) {
+      if (err instanceof UniqueViolation) throw ValidationError.of('identity', `The identity ${subject} at ${issuer} was linked meanwhile; run the command again.`);
+      throw err;
+    }
+  }
+
+  /** Ends an identity's link to the account of `email`: its next sign-in is a first one again. */
+  async unlinkSso(email: string, issuer: string, subject: string): Promise<void> {
+    const user = await this.byEmail(email);
+    if (!(await this.repos.users.unlinkSsoIdentity(user.id, issuer, subject))) {
+      throw new NotFoundError(`The identity ${subject} at ${issuer} does not sign in to ${user.email}.`);
+    }
   }
 
   async setPassword(email: string, password: string): Promise<void> {

@@ -17,6 +17,20 @@ export interface UsersTable {
   updated_at: string;
 }
 
+/** An OpenID Connect identity (issuer + subject) and the account it signs in to (migration 0013). */
+export interface SsoIdentitiesTable {
+  id: Generated<number>;
+  issuer: string;
+  subject: string;
+  user_id: number;
+  /** The email claim at the last sign-in (null until the first, for a link an administrator made). */
+  email: string | null;
+  /** 1: the link was vouched for when made (a trusted email, or an administrator's `folio user sso-link`). */
+  vouched: number;
+  created_at: string;
+  last_sign_in_at: string;
+}
+
 export interface AuthTokensTable {
   user_id: number;
   /** Random per-token value; the token itself is HMAC(secret, user_id:nonce) and is never stored. */
@@ -339,6 +353,7 @@ export interface FolioMigrationsTable {
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
+  sso_identities: SsoIdentitiesTable;
   projects: ProjectsTable;
   project_members: ProjectMembersTable;
   label_sets: LabelSetsTable;
@@ -376,6 +391,7 @@ export interface StoredProposedDocument {
  */
 export const codecs = {
   users: rowCodec<'is_admin'>(['is_admin']),
+  ssoIdentities: rowCodec<'vouched'>(['vouched']),
   projects: rowCodec<'splitting_enabled', { ocr_languages: string[] }>(['splitting_enabled'], ['ocr_languages']),
   labelSets: rowCodec<'has_multiple_sections' | 'is_default'>(['has_multiple_sections', 'is_default']),
   documents: rowCodec<'is_reviewed' | 'category_is_revised' | 'is_public', { proposed_split: StoredProposedDocument[] }>(
@@ -394,6 +410,7 @@ export const codecs = {
 export type Row<R, C> = C extends RowCodec<infer B, infer J> ? Decoded<R, B, J> : never;
 
 export type UserRow = Row<Selectable<UsersTable>, typeof codecs.users>;
+export type SsoIdentityRow = Row<Selectable<SsoIdentitiesTable>, typeof codecs.ssoIdentities>;
 export type ProjectRow = Row<Selectable<ProjectsTable>, typeof codecs.projects>;
 export type LabelSetRow = Row<Selectable<LabelSetsTable>, typeof codecs.labelSets>;
 export type CategoryRow = Selectable<CategoriesTable>;

@@ -159,6 +159,32 @@ export const AnnotationSetTree = z.object({
   labels: z.array(AnnotationSetLabel),
 });
 
+/**
+ * An annotation as a reader of a public document sees it (who made or revised it, and when, are the
+ * project's business): what the public viewer draws and lists.
+ */
+export const PublicAnnotation = Annotation.pick({
+  id: true,
+  document: true,
+  label: true,
+  label_set: true,
+  annotation_set: true,
+  span: true,
+  offset_string: true,
+  start_offset: true,
+  end_offset: true,
+  confidence: true,
+  is_typed: true,
+  review_state: true,
+  normalized: true,
+});
+
+export const PublicAnnotationSetTree = z.object({
+  id: Id.nullable(),
+  label_set: LabelSetRef,
+  labels: z.array(LabelRef.extend({ annotations: z.array(PublicAnnotation).describe('declined ones left out') })),
+});
+
 const missingFields = z.object({
   document: Ref,
   label: Ref,

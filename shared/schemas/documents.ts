@@ -1,7 +1,7 @@
 // Documents (spec 2.5, compat.md): the multipart upload, PATCH/PUT bodies, list items and detail.
 import { z } from 'zod';
 import { Id, Name, Timestamp } from './common.ts';
-import { AnnotationSetTree, FormBool, FormInt, Ref } from './annotations.ts';
+import { AnnotationSetTree, FormBool, FormInt, PublicAnnotationSetTree, Ref } from './annotations.ts';
 import { PageOut } from './geometry.ts';
 
 const nothing = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
@@ -100,6 +100,28 @@ export const DocumentDetail = DocumentListItem.extend({
   duplicate_of: z.array(Id).describe('other documents of the project uploaded with the same bytes, by id (on an upload: the earlier copies)'),
 });
 export type DocumentDetail = z.infer<typeof DocumentDetail>;
+
+/**
+ * A public document as anyone with its link reads it without being a member of its project (spec 5.1):
+ * the document itself, its pages and its values. Nothing of the project's workings: no callback URL (its
+ * query may hold a secret), assignee, uploader, project, category, AI or document-set ids, review fields,
+ * other documents, and no declined annotations. An allow-list: a field added to the detail stays private
+ * until it is added here.
+ */
+export const PublicDocumentDetail = DocumentDetail.pick({
+  id: true,
+  number_of_pages: true,
+  data_file_name: true,
+  thumbnail_url: true,
+  status: true,
+  status_data: true,
+  labeling_available: true,
+  is_public: true,
+  text: true,
+  pages: true,
+  ocr_engine: true,
+}).extend({ annotation_sets: z.array(PublicAnnotationSetTree) });
+export type PublicDocumentDetail = z.infer<typeof PublicDocumentDetail>;
 
 /** Version 2 upload answer: the detail plus the category as `category_template`. */
 export const DocumentDetailV2 = DocumentDetail.extend({ category_template: Id.nullable().describe('same as category') });

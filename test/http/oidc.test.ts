@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../main/config.ts';
 import { openCore, type Core } from '../../main/core.ts';
 import { startServer } from '../../main/server.ts';
-import { Client, startTestServer, tempDir, type TestServer } from '../helpers/testServer.ts';
+import { ADMIN, Client, startTestServer, tempDir, type TestServer } from '../helpers/testServer.ts';
 import { freePort, startOidcProvider, type TestOidcProvider } from '../helpers/oidcProvider.ts';
 
 const CLIENT = { clientId: 'folio', clientSecret: 'folio-test-client-secret-0123456789' };
@@ -88,6 +88,8 @@ async function signIn(folioUrl: string, login: string, browser = new FetchBrowse
 const tokenOf = (url: string) => new URL(url).hash.match(/^#sso-token=([0-9a-f]+)$/)?.[1];
 
 let s: TestServer;
+/** A Folio whose administrator vouches for all the provider's emails (FOLIO_OIDC_TRUST_EMAILS=all). */
+let trusting: TestServer;
 let off: { url: string; core: Core; close(): Promise<void> };
 let idp: TestOidcProvider;
 /** Folio's answer to a sign-in while the provider was not running yet. */
@@ -122,18 +124,25 @@ beforeAll(async () => {
     FOLIO_OIDC_ADMIN_GROUP: ADMIN_GROUP,
   };
   s = await startTestServer({ env: oidcEnv });
+  trusting = await startTestServer({ env: { ...oidcEnv, FOLIO_OIDC_ADMIN_GROUP: '', FOLIO_OIDC_TRUST_EMAILS: 'all' } });
   off = await startPasswordlessFolio({ ...oidcEnv, FOLIO_OIDC_ADMIN_GROUP: '', FOLIO_LOCAL_LOGIN: 'off', FOLIO_ADMIN_EMAIL: 'boss@example.org' });
   const early = await new FetchBrowser().request(`${s.url}/api/v3/auth/oidc/login/`);
   beforeProvider = { status: early.status, html: await early.text() };
   idp = await startOidcProvider({
     port: providerPort,
-    client: { ...CLIENT, redirectUris: [`${s.url}${CALLBACK}`, `${off.url}${CALLBACK}`] },
+    client: { ...CLIENT, redirectUris: [`${s.url}${CALLBACK}`, `${off.url}${CALLBACK}`, `${trusting.url}${CALLBACK}`] },
     accounts: [
       { id: 'ann', email: 'ann@example.org', email_verified: true, name: 'Ann Lee', groups: [ADMIN_GROUP, 'staff'] },
       { id: 'ben', email: 'ben@example.org', name: 'Ben Ode', groups: ['staff'] },
       { id: 'una', email: 'una@example.org', email_verified: false, name: 'Una Verified' },
       { id: 'nomail', name: 'No Mail' },
       { id: 'boss', email: 'boss@example.org', email_verified: true, name: 'The Boss' },
+      // Identities that claim the password administrator's email (admin@test.local).
+      { id: 'mallory', email: ADMIN.email, name: 'Mallory' },
+      { id: 'mallory-upper', email: ADMIN.email.toUpperCase(), name: 'Mallory' },
+      { id: 'mallory-false', email: 'Admin@Test.Local', email_verified: false, name: 'Mallory' },
+      { id: 'admin-sso', email: ADMIN.email.toUpperCase(), email_verified: true, name: 'The Administrator', groups: [ADMIN_GROUP] },
+      { id: 'cleo', email: 'cleo@example.org', email_verified: true, name: 'Cleo' },
     ],
   });
 });
@@ -141,6 +150,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await idp?.close();
   await off?.close();
+  await trusting?.close();
   await s?.close();
 });
 
@@ -225,6 +235,45 @@ describe('single sign-on through an OpenID Connect provider', () => {
     expect(emails).toHaveLength(3); // the administrator, ann, ben
   });
 
+  it("never signs an identity in to the administrator's account on an email it only claims (any case), and says why", async () => {
+    const before = (await s.admin.get('/api/v3/users/')).body.count;
+    for (const login of ['mallory', 'mallory-upper']) {
+      const r = await signIn(s.url, login);
+      expect(r.res.status, login).toBe(403);
+      expect(tokenOf(r.url)).toBeUndefined();
+      expect(r.html).toContain('Folio already has an account for');
+      expect(r.html).toContain('does not say that this address is verified');
+      expect(r.html).not.toContain(s.admin.token);
+    }
+    const unverified = await signIn(s.url, 'mallory-false');
+    expect(unverified.res.status).toBe(403);
+    expect(unverified.html).toContain('is not verified');
+    // Nothing was made or changed: the administrator still signs in by password, with the same token.
+    expect((await s.admin.get('/api/v3/users/')).body.count).toBe(before);
+    expect((await s.admin.get('/api/v3/auth/me/')).body).toMatchObject({ email: ADMIN.email, is_admin: true });
+  });
+
+  it('joins an identity whose email the provider verified (in another case) to the account of that email', async () => {
+    const r = await signIn(s.url, 'admin-sso');
+    expect(tokenOf(r.url)).toBe(s.admin.token);
+    // Joined for good: later sign-ins of that identity reach the account by issuer and subject.
+    idp.accounts.get('admin-sso')!.email_verified = false;
+    expect(tokenOf((await signIn(s.url, 'admin-sso')).url)).toBe(s.admin.token);
+  });
+
+  it('finds an identity again by issuer and subject after its email changed at the provider, even to another account\'s', async () => {
+    const cleo = tokenOf((await signIn(s.url, 'cleo')).url)!;
+    const account = (await new Client(s.url, cleo).get('/api/v3/auth/me/')).body;
+    const idpCleo = idp.accounts.get('cleo')!;
+    idpCleo.email = 'cleo.new@example.org';
+    expect(tokenOf((await signIn(s.url, 'cleo')).url)).toBe(cleo);
+    idpCleo.email = 'ann@example.org'; // another account's address, verified: still Cleo's own account
+    expect(tokenOf((await signIn(s.url, 'cleo')).url)).toBe(cleo);
+    expect((await new Client(s.url, cleo).get('/api/v3/auth/me/')).body).toMatchObject({ id: account.id, email: 'cleo@example.org' });
+    const emails = (await s.admin.get('/api/v3/users/')).body.results.map((u: { email: string }) => u.email);
+    expect(emails.filter((e: string) => e.startsWith('cleo'))).toEqual(['cleo@example.org']);
+  });
+
   it('answers a consent cancelled at the provider (error=access_denied) with a 403 page that says so', async () => {
     const browser = new FetchBrowser();
     let step = await browser.follow(`${s.url}/api/v3/auth/oidc/login/`);
@@ -258,9 +307,23 @@ describe('single sign-on through an OpenID Connect provider', () => {
     const start = await forged.request(`${s.url}/api/v3/auth/oidc/login/`);
     const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
     const sealed = /folio_oidc=([^;]+)/.exec(start.headers.getSetCookie().join('\n'))![1];
-    const tampered = await fetch(`${s.url}${CALLBACK}?code=abc&state=${state}`, { headers: { Cookie: `folio_oidc=${sealed.slice(0, -2)}xx` }, redirect: 'manual' });
+    // One character of the ciphertext changed (a middle one: all its bits count).
+    const at = sealed.indexOf('.', sealed.indexOf('.') + 1) + 2;
+    const altered = `${sealed.slice(0, at)}${sealed[at] === 'A' ? 'B' : 'A'}${sealed.slice(at + 1)}`;
+    const tampered = await fetch(`${s.url}${CALLBACK}?code=abc&state=${state}`, { headers: { Cookie: `folio_oidc=${altered}` }, redirect: 'manual' });
     expect(tampered.status).toBe(400);
     expect(await tampered.text()).toContain('did not start in this browser');
+  });
+
+  it('seals the pending sign-in in its cookie: neither the state nor anything else of it can be read from it', async () => {
+    const start = await new FetchBrowser().request(`${s.url}/api/v3/auth/oidc/login/`);
+    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+    const sealed = /folio_oidc=([^;]+)/.exec(start.headers.getSetCookie().join('\n'))![1];
+    const readable = [sealed, ...sealed.split('.').map((part) => Buffer.from(part, 'base64url').toString('latin1'))].join('\n');
+    for (const secretPart of [state, 'verifier', 'nonce', 'redirectUri', CALLBACK]) expect(readable).not.toContain(secretPart);
+    // Two sign-ins started alike seal differently (a fresh IV each).
+    const other = await new FetchBrowser().request(`${s.url}/api/v3/auth/oidc/login/`);
+    expect(/folio_oidc=([^;]+)/.exec(other.headers.getSetCookie().join('\n'))![1]).not.toBe(sealed);
   });
 
   it('answers 404 at the sign-in link where single sign-on is not set up', async () => {
@@ -274,6 +337,91 @@ describe('single sign-on through an OpenID Connect provider', () => {
       await plain.close();
     }
   });
+});
+
+describe('a provider that never sends email_verified', () => {
+  it('joins no existing account by default, and every one where the administrator vouches for its emails (FOLIO_OIDC_TRUST_EMAILS=all)', async () => {
+    // ben sends no email_verified; on the default Folio his email is his own account's, made at his first sign-in.
+    await s.core.services.users.create('bea@example.org', 'bea-password-1');
+    const bea = idp.accounts.get('ben')!;
+    const benBefore = bea.email;
+    try {
+      // A first sign-in of a new identity that claims bea's address without email_verified: refused on the default Folio.
+      idp.accounts.set('bea', { id: 'bea', email: 'bea@example.org', name: 'Bea' });
+      const refused = await signIn(s.url, 'bea');
+      expect(refused.res.status).toBe(403);
+      expect(refused.html).toContain('FOLIO_OIDC_TRUST_EMAILS');
+      // Where the administrator vouches for the provider's emails, the same sign-in joins bea's local account...
+      const local = await trusting.core.services.users.create('bea@example.org', 'bea-password-1');
+      const joined = tokenOf((await signIn(trusting.url, 'bea')).url)!;
+      expect((await new Client(trusting.url, joined).get('/api/v3/auth/me/')).body).toMatchObject({ id: local.id, email: 'bea@example.org', is_admin: false });
+      // ... and the administrator's too, in any case (their choice), but never against email_verified false.
+      expect(tokenOf((await signIn(trusting.url, 'mallory-upper')).url)).toBe(trusting.admin.token);
+      expect((await signIn(trusting.url, 'mallory-false')).res.status).toBe(403);
+    } finally {
+      idp.accounts.delete('bea');
+      bea.email = benBefore;
+    }
+  });
+});
+
+describe("an administrator's link (folio user sso-link)", () => {
+  it('lets one identity of a provider without email_verified sign in to an existing account, until unlinked', async () => {
+    const dan = await s.core.services.users.create('dan@example.org', 'dan-password-1');
+    idp.accounts.set('dan', { id: 'dan', email: 'dan@example.org', name: 'Dan' });
+    try {
+      expect((await signIn(s.url, 'dan')).res.status).toBe(403);
+      await s.core.services.users.linkSso('DAN@example.org', idp.issuer, 'dan');
+      const token = tokenOf((await signIn(s.url, 'dan')).url)!;
+      expect((await new Client(s.url, token).get('/api/v3/auth/me/')).body).toMatchObject({ id: dan.id, email: 'dan@example.org' });
+      expect((await s.core.services.users.ssoIdentities('dan@example.org')).map((i) => [i.issuer, i.subject, i.email, i.vouched])).toEqual([[idp.issuer, 'dan', 'dan@example.org', true]]);
+      // Another account's identity cannot be taken over by a link.
+      await expect(s.core.services.users.linkSso(ADMIN.email, idp.issuer, 'dan')).rejects.toThrow(/signs in to dan@example.org: unlink it there first/);
+      await s.core.services.users.unlinkSso('dan@example.org', idp.issuer, 'dan');
+      expect((await signIn(s.url, 'dan')).res.status).toBe(403);
+    } finally {
+      idp.accounts.delete('dan');
+    }
+  });
+});
+
+describe('two providers', () => {
+  it('are two people for the same subject: each identity (issuer + subject) reaches its own account', async () => {
+    const dataDir = tempDir();
+    const ports = [await freePort(), await freePort()];
+    const env = (port: number) => ({ FOLIO_OIDC_ISSUER: `http://127.0.0.1:${port}`, FOLIO_OIDC_CLIENT_ID: CLIENT.clientId, FOLIO_OIDC_CLIENT_SECRET: CLIENT.clientSecret, FOLIO_OIDC_NAME: 'IdP' });
+    // One Folio (one data folder, one database), first set up with provider A, then moved to provider B.
+    const signInAt = async (port: number, accounts: Parameters<typeof startOidcProvider>[0]['accounts'], login: string) => {
+      const folio = await startTestServer({ dataDir, env: env(port) });
+      const provider = await startOidcProvider({ port, client: { ...CLIENT, redirectUris: [`${folio.url}${CALLBACK}`] }, accounts });
+      try {
+        const r = await signIn(folio.url, login);
+        const token = tokenOf(r.url);
+        const me = token ? (await new Client(folio.url, token).get('/api/v3/auth/me/')).body : undefined;
+        return { status: r.res.status, html: r.html, me };
+      } finally {
+        await provider.close();
+        await folio.close();
+      }
+    };
+    try {
+      const atA = await signInAt(ports[0], [{ id: 'u1', email: 'kim@a.example', email_verified: true, name: 'Kim at A' }], 'u1');
+      expect(atA.me).toMatchObject({ email: 'kim@a.example' });
+      // Subject u1 at B is someone else: claiming A's person's address without verification gets nothing...
+      const claiming = await signInAt(ports[1], [{ id: 'u1', email: 'kim@a.example', name: 'Not Kim' }], 'u1');
+      expect(claiming.status).toBe(403);
+      expect(claiming.me).toBeUndefined();
+      // ... and with an address of its own gets an account of its own.
+      const atB = await signInAt(ports[1], [{ id: 'u1', email: 'lou@b.example', email_verified: true, name: 'Lou at B' }], 'u1');
+      expect(atB.me).toMatchObject({ email: 'lou@b.example', name: 'Lou at B' });
+      expect(atB.me.id).not.toBe(atA.me.id);
+      // A's person, back at A with a new address, still reaches their own account.
+      const again = await signInAt(ports[0], [{ id: 'u1', email: 'kim.new@a.example', email_verified: true }], 'u1');
+      expect(again.me).toMatchObject({ id: atA.me.id, email: 'kim@a.example' });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('with local passwords off (FOLIO_LOCAL_LOGIN=off)', () => {
@@ -318,7 +466,10 @@ describe('the settings', () => {
       scopes: 'openid email profile',
       adminGroup: undefined,
       groupsClaim: 'groups',
+      trustEmails: 'verified',
     });
+    expect(loadConfig({ ...base, FOLIO_OIDC_TRUST_EMAILS: 'ALL' }).oidc?.trustEmails).toBe('all');
+    expect(loadConfig({ ...base, FOLIO_OIDC_TRUST_EMAILS: 'none' }).oidc?.trustEmails).toBe('none');
     expect(loadConfig({}).oidc).toBeUndefined();
     expect(loadConfig({}).localLogin).toBe(true);
     expect(loadConfig({ ...base, FOLIO_LOCAL_LOGIN: 'off' }).localLogin).toBe(false);
@@ -331,6 +482,7 @@ describe('the settings', () => {
     [{ FOLIO_OIDC_CLIENT_ID: 'folio' }, /FOLIO_OIDC_ISSUER is not/],
     [{ ...base, FOLIO_OIDC_ISSUER: 'id.example.org' }, /FOLIO_OIDC_ISSUER must be an http\(s\) URL/],
     [{ ...base, FOLIO_OIDC_REDIRECT_URL: 'ftp://x/cb' }, /FOLIO_OIDC_REDIRECT_URL must be an http\(s\) URL/],
+    [{ ...base, FOLIO_OIDC_TRUST_EMAILS: 'yes' }, /FOLIO_OIDC_TRUST_EMAILS must be one of "verified", "all", "none"/],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

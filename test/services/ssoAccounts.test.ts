@@ -1,4 +1,4 @@
-// Single sign-on's rules without HTTP or a provider: which account a set of claims is (main/auth/ssoAccounts.ts),
+// Single sign-on's rules without HTTP or a provider: which account a set of claims (issuer + subject, email) is (main/auth/ssoAccounts.ts),
 // the sealed pending sign-in (main/auth/pendingSignIn.ts) and password logins turned off (AuthService).
 // The whole flow against a real provider is test/http/oidc.test.ts.
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => f.close());
 
-const rules = { providerName: 'Corp ID', groupsClaim: 'roles' };
+const ISS = 'https://id.example.org';
+const rules = { providerName: 'Corp ID', groupsClaim: 'roles', trustEmails: 'verified' as const };
 const refusal = async (p: Promise<unknown>) => {
   const err = await p.then(
     () => undefined,
@@ -24,57 +25,88 @@ const refusal = async (p: Promise<unknown>) => {
   expect(err).toBeInstanceOf(HttpError);
   return err as HttpError;
 };
+/** Claims of the identity `sub` at ISS (or `iss`). */
+const id = (sub: string, more: Record<string, unknown> = {}) => ({ iss: ISS, sub, ...more });
 
 describe('the account of a sign-in', () => {
-  it('is made from the email claim on first sign-in, with the name claim, as a member', async () => {
-    const accounts = new SsoAccounts(f.core.repos, rules);
-    const user = await accounts.accountFor({ sub: 's1', email: 'Nia@Example.org', email_verified: true, name: 'Nia Okafor' });
+  it('is made from the email claim on first sign-in, with the name claim, as a member, and found again by issuer and subject', async () => {
+    const accounts = new SsoAccounts(f.core.uow, rules);
+    const user = await accounts.accountFor(id('s1', { email: 'Nia@Example.org', email_verified: true, name: 'Nia Okafor' }));
     expect(user).toMatchObject({ email: 'Nia@Example.org', name: 'Nia Okafor', is_admin: false });
-    // Later sign-ins find it, whatever the case of the email.
-    expect((await accounts.accountFor({ sub: 's1', email: 'nia@example.org' })).id).toBe(user.id);
+    // Later sign-ins find it by the identity, whatever email they send now.
+    expect((await accounts.accountFor(id('s1', { email: 'nia@example.org' }))).id).toBe(user.id);
+    expect((await accounts.accountFor(id('s1', { email: 'nia.okafor@elsewhere.org', email_verified: false }))).id).toBe(user.id);
+    expect((await accounts.accountFor(id('s1'))).id).toBe(user.id);
+    expect((await f.services.users.byEmail('nia@example.org')).id).toBe(user.id);
     // Its password is random: nobody can log in with a guess.
     expect(await f.services.auth.checkCredentials('nia@example.org', '')).toBeUndefined();
+    // The same subject at another issuer is another person.
+    const other = await accounts.accountFor({ iss: 'https://other.example.org', sub: 's1', email: 'someone@other.example.org' });
+    expect(other.id).not.toBe(user.id);
   });
 
-  it('is the local account of the same email (the provider is trusted with emails)', async () => {
+  it('joins the local account of the same email only when the provider verified it (or the administrator vouches for all its emails)', async () => {
     const local = await f.user('local@example.org');
-    const user = await new SsoAccounts(f.core.repos, rules).accountFor({ sub: 'x', email: 'local@example.org', preferred_username: 'loc' });
-    expect(user.id).toBe(local.id);
+    const strict = new SsoAccounts(f.core.uow, rules);
+    for (const claims of [id('x1', { email: 'local@example.org' }), id('x2', { email: 'LOCAL@EXAMPLE.ORG', email_verified: null })]) {
+      const refused = await refusal(strict.accountFor(claims));
+      expect(refused.status).toBe(403);
+      expect(refused.message).toContain('Folio already has an account for');
+      expect(refused.message).toContain('does not say that this address is verified');
+    }
+    expect((await strict.accountFor(id('x3', { email: 'Local@Example.org', email_verified: true }))).id).toBe(local.id);
+    expect((await new SsoAccounts(f.core.uow, { ...rules, trustEmails: 'all' }).accountFor(id('x4', { email: 'local@example.org', preferred_username: 'loc' }))).id).toBe(local.id);
+    // "all" still refuses what the provider says is unverified; "none" joins nothing by email.
+    expect((await refusal(new SsoAccounts(f.core.uow, { ...rules, trustEmails: 'all' }).accountFor(id('x5', { email: 'local@example.org', email_verified: false })))).status).toBe(403);
+    const none = await refusal(new SsoAccounts(f.core.uow, { ...rules, trustEmails: 'none' }).accountFor(id('x6', { email: 'local@example.org', email_verified: true })));
+    expect(none.message).toContain('FOLIO_OIDC_TRUST_EMAILS=none');
     expect(await f.services.auth.checkCredentials('local@example.org', PASSWORD)).toBeDefined();
   });
 
+  it('never joins anyone to an account a sign-in made from an address nobody verified', async () => {
+    const accounts = new SsoAccounts(f.core.uow, rules);
+    const squatter = await accounts.accountFor(id('squat', { email: 'victim@example.org' }));
+    const refused = await refusal(accounts.accountFor(id('victim', { email: 'victim@example.org', email_verified: true })));
+    expect(refused.message).toContain('made by a sign-in whose address nobody verified');
+    expect((await accounts.accountFor(id('squat'))).id).toBe(squatter.id);
+  });
+
   it('refuses claims without an email, or with email_verified false (also as text), with 403 and no account', async () => {
-    const accounts = new SsoAccounts(f.core.repos, rules);
+    const accounts = new SsoAccounts(f.core.uow, rules);
     const before = (await f.services.users.list()).length;
-    expect((await refusal(accounts.accountFor({ sub: 'a' }))).status).toBe(403);
-    expect((await refusal(accounts.accountFor({ sub: 'a', email: 'not an email' }))).message).toContain('Corp ID did not tell Folio your email');
-    const unverified = await refusal(accounts.accountFor({ sub: 'a', email: 'u@example.org', email_verified: false }));
+    expect((await refusal(accounts.accountFor(id('a')))).status).toBe(403);
+    expect((await refusal(accounts.accountFor(id('a', { email: 'not an email' })))).message).toContain('Corp ID did not tell Folio your email');
+    const unverified = await refusal(accounts.accountFor(id('a', { email: 'u@example.org', email_verified: false })));
     expect(unverified.status).toBe(403);
     expect(unverified.message).toContain('u@example.org is not verified');
-    expect((await refusal(accounts.accountFor({ sub: 'a', email: 'u@example.org', email_verified: 'false' }))).status).toBe(403);
+    expect((await refusal(accounts.accountFor(id('a', { email: 'u@example.org', email_verified: 'false' })))).status).toBe(403);
+    expect((await refusal(accounts.accountFor({ iss: '', sub: 'a', email: 'u@example.org' }))).message).toContain('did not say who signed in');
     expect((await f.services.users.list()).length).toBe(before);
-    expect((await accounts.accountFor({ sub: 'a', email: 'u@example.org', email_verified: 'true' })).email).toBe('u@example.org');
+    expect((await accounts.accountFor(id('a', { email: 'u@example.org', email_verified: 'true' }))).email).toBe('u@example.org');
   });
 
   it('follows the admin group both ways when one is set, and leaves administration alone when none is', async () => {
-    const grouped = new SsoAccounts(f.core.repos, { ...rules, adminGroup: 'folio-admin' });
-    expect((await grouped.accountFor({ sub: 'g', email: 'g@example.org', roles: ['x', 'folio-admin'] })).is_admin).toBe(true);
-    expect((await grouped.accountFor({ sub: 'g', email: 'g@example.org', roles: 'folio-admin' })).is_admin).toBe(true);
-    expect((await grouped.accountFor({ sub: 'g', email: 'g@example.org', roles: ['x'] })).is_admin).toBe(false);
+    const grouped = new SsoAccounts(f.core.uow, { ...rules, adminGroup: 'folio-admin' });
+    expect((await grouped.accountFor(id('g', { email: 'g@example.org', roles: ['x', 'folio-admin'] }))).is_admin).toBe(true);
+    expect((await grouped.accountFor(id('g', { email: 'g@example.org', roles: 'folio-admin' }))).is_admin).toBe(true);
+    expect((await grouped.accountFor(id('g', { email: 'g@example.org', roles: ['x'] }))).is_admin).toBe(false);
     expect((await f.services.users.byEmail('g@example.org')).is_admin).toBe(false);
     // The first administrator (made with a password) keeps administration through group-less sign-ins.
-    const plain = new SsoAccounts(f.core.repos, rules);
-    expect((await plain.accountFor({ sub: 'adm', email: f.admin.email, roles: [] })).is_admin).toBe(true);
+    const plain = new SsoAccounts(f.core.uow, rules);
+    expect((await plain.accountFor(id('adm', { email: f.admin.email, email_verified: true, roles: [] }))).is_admin).toBe(true);
   });
 
-  it("always makes FOLIO_ADMIN_EMAIL's account an administrator", async () => {
-    const accounts = new SsoAccounts(f.core.repos, { ...rules, adminGroup: 'folio-admin', adminEmail: 'Chief@example.org' });
-    expect((await accounts.accountFor({ sub: 'c', email: 'chief@example.org', roles: [] })).is_admin).toBe(true);
+  it("makes FOLIO_ADMIN_EMAIL's account an administrator only with that email verified", async () => {
+    const accounts = new SsoAccounts(f.core.uow, { ...rules, adminEmail: 'Chief@example.org' });
+    // Claimed without email_verified: an ordinary account, not the administrator.
+    expect((await accounts.accountFor(id('fake-chief', { email: 'chief@example.org' }))).is_admin).toBe(false);
+    const accounts2 = new SsoAccounts(f.core.uow, { ...rules, adminGroup: 'folio-admin', adminEmail: 'Chief2@example.org' });
+    expect((await accounts2.accountFor(id('c', { email: 'chief2@example.org', email_verified: true, roles: [] }))).is_admin).toBe(true);
   });
 
   it('makes one account when the same first sign-in arrives twice at once', async () => {
-    const accounts = new SsoAccounts(f.core.repos, rules);
-    const [a, b] = await Promise.all([accounts.accountFor({ sub: 't', email: 'twice@example.org' }), accounts.accountFor({ sub: 't', email: 'twice@example.org' })]);
+    const accounts = new SsoAccounts(f.core.uow, rules);
+    const [a, b] = await Promise.all([accounts.accountFor(id('t', { email: 'twice@example.org' })), accounts.accountFor(id('t', { email: 'twice@example.org' }))]);
     expect(a.id).toBe(b.id);
     expect((await f.services.users.list()).filter((u) => u.email === 'twice@example.org')).toHaveLength(1);
   });
@@ -84,17 +116,25 @@ describe('the pending sign-in in the cookie', () => {
   const secret = randomBytes(32);
   const pending: PendingSignIn = { state: 's', nonce: 'n', verifier: 'v', redirectUri: 'http://127.0.0.1:1/api/v3/auth/oidc/callback/', expires: Date.now() + 60_000 };
 
-  it('opens with the secret that sealed it, and not when altered, sealed elsewhere or expired', () => {
+  it('opens with the secret that sealed it, and not when altered, sealed elsewhere, signed only or expired', () => {
     const sealed = sealPendingSignIn(secret, pending);
     expect(openPendingSignIn(secret, sealed)).toEqual(pending);
-    const [payload, mac] = sealed.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...pending, state: 'mine' })).toString('base64url');
-    expect(openPendingSignIn(secret, `${forged}.${mac}`)).toBeUndefined();
-    expect(openPendingSignIn(secret, `${payload}.${mac.slice(1)}`)).toBeUndefined();
+    // Encrypted: no part of it decodes to the state or the verifier.
+    for (const part of sealed.split('.')) expect(Buffer.from(part, 'base64url').toString('latin1')).not.toMatch(/"state"|"verifier"/);
+    const [version, iv, ciphertext, tag] = sealed.split('.');
+    const flipped = Buffer.from(ciphertext, 'base64url');
+    flipped[0] ^= 1;
+    expect(openPendingSignIn(secret, [version, iv, flipped.toString('base64url'), tag].join('.'))).toBeUndefined();
+    expect(openPendingSignIn(secret, [version, iv, ciphertext, tag.slice(1)].join('.'))).toBeUndefined();
+    expect(openPendingSignIn(secret, [version, randomBytes(12).toString('base64url'), ciphertext, tag].join('.'))).toBeUndefined();
     expect(openPendingSignIn(randomBytes(32), sealed)).toBeUndefined();
+    // The signed-only form of before (payload.mac) is refused.
+    const payload = Buffer.from(JSON.stringify(pending)).toString('base64url');
+    expect(openPendingSignIn(secret, `${payload}.${tag}`)).toBeUndefined();
     expect(openPendingSignIn(secret, sealed, pending.expires + 1)).toBeUndefined();
     expect(openPendingSignIn(secret, undefined)).toBeUndefined();
     expect(openPendingSignIn(secret, 'a.b.c')).toBeUndefined();
+    expect(openPendingSignIn(secret, 'v2.a.b.c')).toBeUndefined();
   });
 });
 

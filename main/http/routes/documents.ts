@@ -1,13 +1,14 @@
 // Documents (spec 2.5, compat.md): multipart upload (v3 and v2), list, detail with the annotation
 // tree (public documents answer without authentication), PATCH/PUT/DELETE, and the file downloads.
+import { z } from 'zod';
 import { route, type Ctx, type RouteSpec } from '../route.ts';
 import { sendBlob } from '../sendFile.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import {
-  DocumentDetail, DocumentDetailV2, DocumentListItem, DocumentListItemV2, DocumentPatch, DocumentPut, DocumentUpload,
+  DocumentDetail, DocumentDetailV2, DocumentListItem, DocumentListItemV2, DocumentPatch, DocumentPut, DocumentUpload, PublicDocumentDetail,
 } from '../../../shared/schemas/documents.ts';
 import type { DocumentDetailView } from '../../services/documentService.ts';
-import { documentListOut, documentOut, documentV2Out as v2 } from '../../mappers/documents.ts';
+import { documentDetailFor, documentListOut, documentOut, publicDocumentOut, documentV2Out as v2 } from '../../mappers/documents.ts';
 
 const base = '/api/v3/documents/';
 const v2Base = '/api/v2/docs/';
@@ -75,8 +76,11 @@ export const documentRoutes: RouteSpec[] = [
     summary: 'Document detail, version 2: what a v2 client polls after its upload (adds category_template)',
     auth: 'public',
     cache: true,
-    response: DocumentDetailV2,
-    handler: async (ctx) => v2(documentOut(await ctx.core.services.documents.detailFor(ctx.maybeUser, ctx.id()))),
+    response: z.union([DocumentDetailV2, PublicDocumentDetail]).describe('the detail for a member of its project; for anyone else (a public document) its public shape'),
+    async handler(ctx) {
+      const view = await ctx.core.services.documents.detailFor(ctx.maybeUser, ctx.id());
+      return view.member ? v2(documentOut(view)) : publicDocumentOut(view);
+    },
   }),
   route({
     method: 'get',
@@ -94,11 +98,11 @@ export const documentRoutes: RouteSpec[] = [
     method: 'get',
     path: `${base}:id/`,
     tag: 'documents',
-    summary: 'Document detail with its annotation sets (public documents need no authentication)',
+    summary: 'Document detail with its annotation sets (public documents need no authentication, and show anyone outside their project only their public fields)',
     auth: 'public',
     cache: true,
-    response: DocumentDetail,
-    handler: async (ctx) => documentOut(await ctx.core.services.documents.detailFor(ctx.maybeUser, ctx.id())),
+    response: z.union([DocumentDetail, PublicDocumentDetail]).describe('the detail for a member of its project; for anyone else (a public document) its public shape'),
+    handler: async (ctx) => documentDetailFor(await ctx.core.services.documents.detailFor(ctx.maybeUser, ctx.id())),
   }),
   route({
     method: 'patch',

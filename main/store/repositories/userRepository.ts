@@ -1,9 +1,10 @@
-// Users and their API tokens.
+// Users, their API tokens and their single sign-on identities (issuer + subject, migration 0013).
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import { codecs, type UserRow } from '../schema.ts';
+import { codecs, type SsoIdentityRow, type UserRow } from '../schema.ts';
 
 const users = codecs.users;
+const identities = codecs.ssoIdentities;
 
 export class UserRepository {
   constructor(private readonly db: Db) {}
@@ -58,6 +59,45 @@ export class UserRepository {
   /** Grants or takes away administration (single sign-on's group claim, main/auth/ssoAccounts.ts). */
   async setAdmin(id: number, isAdmin: boolean): Promise<void> {
     await this.db.updateTable('users').set(users.write({ is_admin: isAdmin, updated_at: now() })).where('id', '=', id).execute();
+  }
+
+  /** The account an OpenID Connect identity signs in to, and the identity's row; undefined when it never signed in. */
+  async findBySsoIdentity(issuer: string, subject: string): Promise<{ user: UserRow; identity: SsoIdentityRow } | undefined> {
+    const identity = await this.db
+      .selectFrom('sso_identities')
+      .selectAll()
+      .where('issuer', '=', issuer)
+      .where('subject', '=', subject)
+      .executeTakeFirst()
+      .then(identities.read);
+    if (!identity) return undefined;
+    const user = await this.findById(identity.user_id);
+    return user && { user, identity };
+  }
+
+  /** The single sign-on identities of an account. */
+  ssoIdentitiesOf(userId: number): Promise<SsoIdentityRow[]> {
+    return this.db.selectFrom('sso_identities').selectAll().where('user_id', '=', userId).orderBy('id').execute().then(identities.readAll);
+  }
+
+  /** Links an identity to an account (a UniqueViolation when the identity is linked already). */
+  async linkSsoIdentity(input: { userId: number; issuer: string; subject: string; email: string | null; vouched: boolean }): Promise<void> {
+    const t = now();
+    await this.db
+      .insertInto('sso_identities')
+      .values(identities.write({ issuer: input.issuer, subject: input.subject, user_id: input.userId, email: input.email, vouched: input.vouched, created_at: t, last_sign_in_at: t }))
+      .execute();
+  }
+
+  /** Removes the link of an identity to an account; false when there was none. */
+  async unlinkSsoIdentity(userId: number, issuer: string, subject: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('sso_identities').where('user_id', '=', userId).where('issuer', '=', issuer).where('subject', '=', subject).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  /** Records an identity's sign-in and the email it sent this time. */
+  async touchSsoIdentity(id: number, email: string | null): Promise<void> {
+    await this.db.updateTable('sso_identities').set({ email, last_sign_in_at: now() }).where('id', '=', id).execute();
   }
 
   async remove(id: number): Promise<boolean> {

@@ -128,7 +128,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       waitUntilProcessed: (id: number) => jobs.waitUntilProcessed(id),
     };
     const signIn = { oidc: config.oidc, localLogin: config.localLogin, adminEmail: config.adminEmail };
-    const services = makeServices({ repos, uow, blobs, secret, queue, pipeline, dataDir: config.dataDir, trainers: TRAINERS, loginLimits: config.loginLimits, callbackPolicy, signIn });
+    const services = makeServices({ repos, uow, blobs, secret, queue, pipeline, dataDir: config.dataDir, importRoots: config.importRoots, trainers: TRAINERS, loginLimits: config.loginLimits, callbackPolicy, signIn });
     const mailer = new Mailer(repos.events, loadSmtpSettings(process.env));
     let publicUrl = `http://${config.host}:${config.port}`;
     const processor = new DocumentProcessor({ repos, blobs, dataDir: config.dataDir, limits });
@@ -148,7 +148,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       await workers.documents.start();
       await training.start();
     }
-    const imports = new ImportWatcher({ repos, documents: services.documents, blobs, pollMs: config.importPollMs, maxUploadBytes: config.maxUploadBytes });
+    const imports = new ImportWatcher({ repos, documents: services.documents, blobs, pollMs: config.importPollMs, maxUploadBytes: config.maxUploadBytes, roots: config.importRoots });
     const upload = multer({
       storage: multer.diskStorage({ destination: blobs.tmpDir, filename: (_req, _file, cb) => cb(null, path.basename(blobs.tempPath('.upload'))) }),
       limits: { fileSize: config.maxUploadBytes, files: 1, fields: 100, fieldSize: config.maxBodyBytes },

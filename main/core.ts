@@ -29,6 +29,7 @@ import { TRAINERS } from './ai/trainers/index.ts';
 import { callbackPolicy as makeCallbackPolicy } from './events/callbackTargets.ts';
 import { ensurePrivateDir, securePermissions } from './dataPermissions.ts';
 import { ImportWatcher } from './imports/importWatcher.ts';
+import { logProblem } from './log.ts';
 
 export interface Core {
   config: Config;
@@ -117,7 +118,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     const secret = (await store.sharedSecret()) ?? loadSecret(config.dataDir);
     // Listening on loopback only, the uploaders are on this machine and their receivers are local scripts.
     const callbackPolicy = makeCallbackPolicy({ listensOnLoopback: isLoopback(config.host), allow: config.callbackAllow });
-    const log = (message: string, error?: unknown) => console.error(`[folio] ${message}`, error ?? '');
+    const log = (message: string, error?: unknown) => logProblem(`[folio] ${message}`, error);
     // The queue first: services send their jobs through it; the handlers, which use the services, after them.
     // SQLite's in the data folder, or pg-boss on the team server's PostgreSQL (main/jobs/openQueue.ts).
     const queue = await openJobQueue({ store, databaseUrl: config.databaseUrl, repos, uow, log });

@@ -17,6 +17,7 @@ import type { UserRow } from '../store/schema.ts';
 import { rendererDist } from '../paths.ts';
 import { securityHeaders } from './securityHeaders.ts';
 import { hostCheck } from './hostCheck.ts';
+import { withoutCredentials } from '../log.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -34,7 +35,7 @@ const asyncHandler =
 export function authenticate(core: Core, spec: RouteSpec): RequestHandler {
   return asyncHandler(async (req, _res, next) => {
     const q = req.query.token;
-    req.user = await authenticateCaller(core, spec, { authorization: req.get('authorization'), queryToken: typeof q === 'string' ? q : undefined, method: req.method, address: req.ip });
+    req.user = await authenticateCaller(core, spec, { authorization: req.get('authorization'), queryToken: typeof q === 'string' ? q : undefined, method: req.method, address: req.ip, url: req.originalUrl });
     next();
   });
 }
@@ -115,7 +116,7 @@ function mount(core: Core, spec: RouteSpec, cache: ResponseCache): RequestHandle
       query: req.query,
       body: req.body,
       file: req.file,
-      url: `${origin}${req.originalUrl}`,
+      url: withoutCredentials(`${origin}${req.originalUrl}`),
       http: { req, res },
       clientAddress: req.ip,
     });

@@ -28,6 +28,7 @@ import type { DocumentUpload } from '../../shared/schemas/documents.ts';
 import { HttpError, ValidationError } from '../domain/errors.ts';
 import { FileRejectedError, FILE_FIELD } from '../pipeline/errors.ts';
 import { outsideRoots } from './importRoots.ts';
+import { logProblem } from '../log.ts';
 
 export const DONE_DIR = 'done';
 export const FAILED_DIR = 'failed';
@@ -189,7 +190,7 @@ export class ImportWatcher {
   }
 
   private log(message: string, err?: unknown): void {
-    (this.deps.log ?? ((m, e) => console.error(`[folio] ${m}`, e ?? '')))(message, err);
+    (this.deps.log ?? ((m, e) => logProblem(`[folio] ${m}`, e)))(message, err);
   }
 
   /** One poll of every enabled folder. */

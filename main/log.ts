@@ -18,14 +18,6 @@ export function redactSecrets(text: string): string {
   return text.replace(IN_URL, '$1[redacted]').replace(IN_HEADER, '$1$2[redacted]').replace(IN_FIELD, '$1[redacted]');
 }
 
-/** `url` without the credential parameters of the query (for links an answer echoes, such as paging links). */
-export function withoutCredentials(url: string): string {
-  if (!/[?&](token|access_token|fk|sig)=/.test(url)) return url;
-  const u = new URL(url, 'http://folio.invalid');
-  for (const name of ['token', 'access_token', 'fk', 'sig']) u.searchParams.delete(name);
-  return url.startsWith('/') ? `${u.pathname}${u.search}` : u.toString();
-}
-
 /** Writes `message` and `error` (its stack and fields) to stderr, redacted. */
 export function logProblem(message: string, error?: unknown): void {
   const detail = error === undefined || error === '' ? '' : ` ${typeof error === 'string' ? error : inspect(error, { depth: 4 })}`;

@@ -14,7 +14,7 @@ import { pageLinks, parseListParams } from './listParams.ts';
 import { applySparseFields } from './sparseFields.ts';
 import { coerceForm, validate } from './validation.ts';
 import { errorResponse } from './errors.ts';
-import { logProblem, withoutCredentials } from '../log.ts';
+import { logProblem } from '../log.ts';
 
 /** The credentials of a request: an Authorization header value, or a `?token=` (GET and HEAD only). */
 export interface Credentials {
@@ -182,7 +182,7 @@ export class RouteDispatcher {
       }
       const qs = new URLSearchParams(Object.entries(call.query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString();
       // runRoute owns the file from here: it removes it unless the handler took it over.
-      const outcome = await runRoute(this.core, spec, { user, params, query: call.query, body, file, url: withoutCredentials(`${this.origin}${call.path}${qs ? `?${qs}` : ''}`) });
+      const outcome = await runRoute(this.core, spec, { user, params, query: call.query, body, file, url: `${this.origin}${call.path}${qs ? `?${qs}` : ''}` });
       if (outcome === RESPONDED) throw new Error(`${spec.method} ${spec.path} wrote its own answer, which IPC cannot carry`);
       return outcome;
     } catch (err) {

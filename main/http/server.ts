@@ -17,7 +17,6 @@ import type { UserRow } from '../store/schema.ts';
 import { rendererDist } from '../paths.ts';
 import { securityHeaders } from './securityHeaders.ts';
 import { hostCheck } from './hostCheck.ts';
-import { withoutCredentials } from '../log.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -116,7 +115,7 @@ function mount(core: Core, spec: RouteSpec, cache: ResponseCache): RequestHandle
       query: req.query,
       body: req.body,
       file: req.file,
-      url: withoutCredentials(`${origin}${req.originalUrl}`),
+      url: `${origin}${req.originalUrl}`,
       http: { req, res },
       clientAddress: req.ip,
     });

@@ -1,6 +1,6 @@
 // Tokens never reach a log or a URL the web app makes (issue 28 item 4): failed GETs that carry `?token=`
 // (scripts may still send it) and errors quoting an Authorization header are logged without the credential,
-// paging links drop it, and the app's file URLs are signed for one file and minutes (shared/signedFileUrls.ts)
+// and the app's file URLs are signed for one file and minutes (shared/signedFileUrls.ts)
 // instead: they open that file, not another, not after they expire or the token is deleted, and not for writes.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,7 +20,6 @@ beforeAll(async () => {
   s = await startTestServer();
   token = s.admin.token!;
   const project = (await s.admin.post('/api/v3/projects/', { name: 'Tokens' })).body.id;
-  await s.admin.post('/api/v3/projects/', { name: 'Tokens 2' });
   doc = await created(upload(s.admin, { project, sync: 'true' }, { name: 'a.pdf', data: await pdfWithText('Signed links') }));
 });
 afterAll(() => s.close());
@@ -88,12 +87,6 @@ describe('logs', () => {
     expect(all).toMatch(new RegExp(`GET /api/v3/documents/${doc.id}/\\?token=\\[redacted\\] failed`));
     expect(all).toMatch(/access_token=\[redacted\]/);
     for (const line of logged) expect(line).not.toContain(token);
-  });
-
-  it('drops the token from the paging links an answer echoes', async () => {
-    const r = await (await get(`/api/v3/projects/?limit=1&token=${token}`)).json();
-    expect(r.next).toMatch(/offset=1/);
-    expect(r.next).not.toContain('token');
   });
 });
 

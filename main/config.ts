@@ -23,6 +23,8 @@ export interface Config {
   loginLimits: { perAccount: number; perAddress: number; windowMs: number };
   /** How often the import watcher reads the import folders (FOLIO_IMPORT_POLL_SECONDS; main/imports/importWatcher.ts). */
   importPollMs: number;
+  /** The folders import folders may be in (FOLIO_IMPORT_ROOTS; main/imports/importRoots.ts); empty turns them off. */
+  importRoots: string[];
   /** Single sign-on through an OpenID Connect provider (FOLIO_OIDC_*; main/auth/); undefined without FOLIO_OIDC_ISSUER. */
   oidc?: OidcConfig;
   /** Whether passwords sign in (POST /auth/, /api/token-auth/, Basic): FOLIO_LOCAL_LOGIN=off turns them off, with OIDC set. */
@@ -136,11 +138,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       windowMs: 15 * 60_000,
     },
     importPollMs,
+    importRoots: importRoots(env, Boolean(env.FOLIO_DATABASE_URL)),
     oidc: oidcConfig(env),
     localLogin: localLogin(env),
     s3: s3Config(env, mb('FOLIO_S3_CACHE_MB', 1024)),
     databaseUrl: databaseUrl(env.FOLIO_DATABASE_URL),
   };
+}
+
+/** FOLIO_IMPORT_ROOTS: absolute folders separated by the platform's path delimiter (`:`, on Windows `;`). Unset:
+ * the user's home folder on the desktop, none on a team server (whose users are not the machine's); empty: none. */
+export function importRoots(env: NodeJS.ProcessEnv, teamServer: boolean, home = os.homedir()): string[] {
+  const raw = env.FOLIO_IMPORT_ROOTS;
+  if (raw === undefined) return teamServer ? [] : [home];
+  const roots = raw.split(path.delimiter).map((r) => r.trim()).filter(Boolean);
+  const relative = roots.find((r) => !path.isAbsolute(r));
+  if (relative !== undefined) throw new ConfigError(`FOLIO_IMPORT_ROOTS must list absolute folders separated by "${path.delimiter}", got "${relative}"`);
+  return roots.map((r) => path.resolve(r));
 }
 
 /** FOLIO_DATABASE_URL: a PostgreSQL connection URL with a host and a database, or nothing (SQLite). */

@@ -29,6 +29,7 @@ import { TRAINERS } from './ai/trainers/index.ts';
 import { callbackPolicy as makeCallbackPolicy } from './events/callbackTargets.ts';
 import { ensurePrivateDir, securePermissions } from './dataPermissions.ts';
 import { ImportWatcher } from './imports/importWatcher.ts';
+import { logProblem } from './log.ts';
 
 export interface Core {
   config: Config;
@@ -117,7 +118,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     const secret = (await store.sharedSecret()) ?? loadSecret(config.dataDir);
     // Listening on loopback only, the uploaders are on this machine and their receivers are local scripts.
     const callbackPolicy = makeCallbackPolicy({ listensOnLoopback: isLoopback(config.host), allow: config.callbackAllow });
-    const log = (message: string, error?: unknown) => console.error(`[folio] ${message}`, error ?? '');
+    const log = (message: string, error?: unknown) => logProblem(`[folio] ${message}`, error);
     // The queue first: services send their jobs through it; the handlers, which use the services, after them.
     // SQLite's in the data folder, or pg-boss on the team server's PostgreSQL (main/jobs/openQueue.ts).
     const queue = await openJobQueue({ store, databaseUrl: config.databaseUrl, repos, uow, log });
@@ -128,7 +129,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       waitUntilProcessed: (id: number) => jobs.waitUntilProcessed(id),
     };
     const signIn = { oidc: config.oidc, localLogin: config.localLogin, adminEmail: config.adminEmail };
-    const services = makeServices({ repos, uow, blobs, secret, queue, pipeline, dataDir: config.dataDir, trainers: TRAINERS, loginLimits: config.loginLimits, callbackPolicy, signIn });
+    const services = makeServices({ repos, uow, blobs, secret, queue, pipeline, dataDir: config.dataDir, importRoots: config.importRoots, trainers: TRAINERS, loginLimits: config.loginLimits, callbackPolicy, signIn });
     const mailer = new Mailer(repos.events, loadSmtpSettings(process.env));
     let publicUrl = `http://${config.host}:${config.port}`;
     const processor = new DocumentProcessor({ repos, blobs, dataDir: config.dataDir, limits });
@@ -152,7 +153,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       await workers.delivery.start();
       await training.start();
     }
-    const imports = new ImportWatcher({ repos, documents: services.documents, blobs, pollMs: config.importPollMs, maxUploadBytes: config.maxUploadBytes });
+    const imports = new ImportWatcher({ repos, documents: services.documents, blobs, pollMs: config.importPollMs, maxUploadBytes: config.maxUploadBytes, roots: config.importRoots });
     const upload = multer({
       storage: multer.diskStorage({ destination: blobs.tmpDir, filename: (_req, _file, cb) => cb(null, path.basename(blobs.tempPath('.upload'))) }),
       limits: { fileSize: config.maxUploadBytes, files: 1, fields: 100, fieldSize: config.maxBodyBytes },

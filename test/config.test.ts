@@ -2,7 +2,7 @@
 // count as loopback (anything else makes `folio serve` warn).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_PORT, defaultDataDir, isLoopback, loadConfig } from '../main/config.ts';
+import { ConfigError, DEFAULT_PORT, defaultDataDir, importRoots, isLoopback, loadConfig } from '../main/config.ts';
 
 describe('defaultDataDir', () => {
   const home = '/home/ada';
@@ -45,6 +45,7 @@ describe('loadConfig', () => {
       FOLIO_LOGIN_MAX_FAILURES: '5',
       FOLIO_LOGIN_MAX_FAILURES_PER_ADDRESS: '0',
       FOLIO_IMPORT_POLL_SECONDS: '2.5',
+      FOLIO_IMPORT_ROOTS: '/srv/scans',
     });
     expect(c).toEqual({
       dataDir: path.resolve('rel/data'),
@@ -59,6 +60,7 @@ describe('loadConfig', () => {
       callbackAllow: ['10.0.0.0/8', 'hooks.internal'],
       loginLimits: { perAccount: 5, perAddress: 0, windowMs: 15 * 60_000 },
       importPollMs: 2500,
+      importRoots: ['/srv/scans'],
       localLogin: true,
     });
   });
@@ -95,6 +97,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ FOLIO_IMPORT_POLL_SECONDS: '0.2' }).importPollMs).toBe(200);
     expect(() => loadConfig({ FOLIO_IMPORT_POLL_SECONDS: '0' })).toThrow('FOLIO_IMPORT_POLL_SECONDS must be more than 0, got "0"');
     expect(() => loadConfig({ FOLIO_IMPORT_POLL_SECONDS: 'often' })).toThrow('FOLIO_IMPORT_POLL_SECONDS must be a number of seconds, got "often"');
+  });
+});
+
+describe('importRoots (FOLIO_IMPORT_ROOTS)', () => {
+  it("is the user's home on the desktop and nothing (import folders off) on a team server when unset", () => {
+    expect(importRoots({}, false, '/home/ada')).toEqual(['/home/ada']);
+    expect(importRoots({}, true, '/home/ada')).toEqual([]);
+    expect(loadConfig({ FOLIO_DATABASE_URL: 'postgres://u:p@db:5432/folio' }).importRoots).toEqual([]);
+  });
+
+  it('lists absolute folders; empty turns import folders off; a relative one is a start-up error', () => {
+    expect(importRoots({ FOLIO_IMPORT_ROOTS: ['/srv/scans', '/mnt/inbox/'].join(path.delimiter) }, true)).toEqual(['/srv/scans', '/mnt/inbox']);
+    expect(importRoots({ FOLIO_IMPORT_ROOTS: '' }, false)).toEqual([]);
+    expect(() => importRoots({ FOLIO_IMPORT_ROOTS: 'scans' }, false)).toThrow(ConfigError);
+    expect(() => importRoots({ FOLIO_IMPORT_ROOTS: 'scans' }, false)).toThrow(/absolute folders/);
   });
 });
 

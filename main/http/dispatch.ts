@@ -14,6 +14,7 @@ import { pageLinks, parseListParams } from './listParams.ts';
 import { applySparseFields } from './sparseFields.ts';
 import { coerceForm, validate } from './validation.ts';
 import { errorResponse } from './errors.ts';
+import { logProblem } from '../log.ts';
 
 /** The credentials of a request: an Authorization header value, or a `?token=` (GET and HEAD only). */
 export interface Credentials {
@@ -22,11 +23,13 @@ export interface Credentials {
   method: string;
   /** The client's IP address, which failed Basic logins are counted against. */
   address?: string;
+  /** The path and query as requested: a signed file URL (shared/signedFileUrls.ts) is checked against it. */
+  url?: string;
 }
 
 /** The caller of `spec`, or a 401 when the route needs one and the request names none. */
 export async function authenticateCaller(core: Core, spec: Pick<RouteSpec, 'auth'>, c: Credentials): Promise<UserRow | undefined> {
-  const user = await core.services.auth.authenticate(c.authorization, c.queryToken, c.method.toUpperCase(), c.address);
+  const user = await core.services.auth.authenticate(c.authorization, c.queryToken, c.method.toUpperCase(), c.address, c.url);
   if (!user && spec.auth !== 'public') throw new AuthenticationError();
   return user;
 }
@@ -184,7 +187,7 @@ export class RouteDispatcher {
       return outcome;
     } catch (err) {
       const { status, body } = errorResponse(err);
-      if (status >= 500) console.error(`[folio] ${call.method} ${call.path} failed:`, err);
+      if (status >= 500) logProblem(`[folio] ${call.method} ${call.path} failed:`, err);
       return { status, body };
     }
   }

@@ -12,6 +12,7 @@ import {
   ValidationError,
 } from '../domain/errors.ts';
 import { FileRejectedError } from '../pipeline/errors.ts';
+import { logProblem } from '../log.ts';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -63,7 +64,7 @@ export function errorResponse(err: unknown): { status: number; body: Record<stri
 
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const { status, body, headers } = errorResponse(err);
-  if (status >= 500) console.error(`[folio] ${req.method} ${req.originalUrl} failed:`, err);
+  if (status >= 500) logProblem(`[folio] ${req.method} ${req.originalUrl} failed:`, err);
   if (res.headersSent) {
     res.end();
     return;

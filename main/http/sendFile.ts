@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ByteRange } from '../blobs/blobStore.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import { RESPONDED, type Ctx } from './route.ts';
+import { logProblem } from '../log.ts';
 
 export interface BlobToSend {
   key: string;
@@ -77,7 +78,7 @@ export async function sendBlob(ctx: Ctx<unknown>, blob: BlobToSend): Promise<typ
   } catch (err) {
     // The client went away, or the store failed mid-stream: the status is sent, only the connection can tell.
     res.destroy();
-    if ((err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') console.error(`[folio] sending blob ${blob.key} failed:`, err);
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') logProblem(`[folio] sending blob ${blob.key} failed:`, err);
   }
   return RESPONDED;
 }

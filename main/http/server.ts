@@ -34,7 +34,7 @@ const asyncHandler =
 export function authenticate(core: Core, spec: RouteSpec): RequestHandler {
   return asyncHandler(async (req, _res, next) => {
     const q = req.query.token;
-    req.user = await authenticateCaller(core, spec, { authorization: req.get('authorization'), queryToken: typeof q === 'string' ? q : undefined, method: req.method, address: req.ip });
+    req.user = await authenticateCaller(core, spec, { authorization: req.get('authorization'), queryToken: typeof q === 'string' ? q : undefined, method: req.method, address: req.ip, url: req.originalUrl });
     next();
   });
 }

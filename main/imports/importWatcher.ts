@@ -7,6 +7,11 @@
 // sends many. A file counts as complete when two polls in a row see the same size and modification time
 // and it can be read; the bytes uploaded are a copy, checked unchanged against the file afterwards.
 //
+// Only regular files are read, and nothing leaves the folder's tree: symbolic links and special files (FIFOs,
+// sockets, devices) are left where they are and reported, never followed or moved; a file is opened without
+// following links; done/ and failed/ must be real subfolders; the folder itself must still be its real path
+// under FOLIO_IMPORT_ROOTS (importRoots.ts) at every poll, and its user an administrator.
+//
 // Never twice: the upload is recorded (folder, file name, SHA-256) in the document's own transaction and
 // marked once the file is in done/. A file found again with the same name and bytes and an unmarked
 // record (Folio stopped, or the move failed, between the two) is moved without uploading it again.
@@ -22,6 +27,8 @@ import type { DocumentService } from '../services/documentService.ts';
 import type { DocumentUpload } from '../../shared/schemas/documents.ts';
 import { HttpError, ValidationError } from '../domain/errors.ts';
 import { FileRejectedError, FILE_FIELD } from '../pipeline/errors.ts';
+import { outsideRoots } from './importRoots.ts';
+import { logProblem } from '../log.ts';
 
 export const DONE_DIR = 'done';
 export const FAILED_DIR = 'failed';
@@ -68,6 +75,32 @@ async function sha256(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** `folder/name`, made when missing; a link or file of that name is refused, so nothing is moved out of the folder. */
+async function subfolder(folder: string, name: string): Promise<string> {
+  const dir = path.join(folder, name);
+  await fsp.mkdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+  if (!(await fsp.lstat(dir)).isDirectory()) throw new Error(`${name} in the folder is not a folder (a link or a file), and nothing is moved into it`);
+  return dir;
+}
+
+/** O_NOFOLLOW where the platform has it (not Windows); O_NONBLOCK so that a FIFO put in a file's place never blocks the open. */
+const NO_FOLLOW = (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/** Copies the regular file `from` (as `st` saw it) to `to`, opened without following a link: one swapped in since the
+ * listing fails (ELOOP), another kind of file or another file is refused. */
+async function copyRegularFile(from: string, to: string, st: fs.Stats): Promise<void> {
+  const handle = await fsp.open(from, fs.constants.O_RDONLY | NO_FOLLOW);
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile() || opened.ino !== st.ino || opened.dev !== st.dev) throw Object.assign(new Error(`${from} changed since it was listed`), { code: 'ENOENT' });
+    await pipeline(handle.createReadStream({ autoClose: false }), fs.createWriteStream(to, { flags: 'wx' }));
+  } finally {
+    await handle.close();
+  }
+}
+
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Why the upload refused the file itself (it goes to failed/), or undefined for any other error (the file waits). */
@@ -85,6 +118,8 @@ export interface ImportWatcherDeps {
   pollMs: number;
   /** The HTTP upload's limit (FOLIO_MAX_UPLOAD_MB), which imports keep too. */
   maxUploadBytes: number;
+  /** Where import folders may be (FOLIO_IMPORT_ROOTS): a folder outside them is not read. */
+  roots: readonly string[];
   log?(message: string, error?: unknown): void;
 }
 
@@ -104,6 +139,8 @@ export class ImportWatcher {
   private readonly seen = new Map<number, { path: string; files: Map<string, Seen> }>();
   /** Folders whose unmarked upload records were checked against their files since the start. */
   private readonly tidied = new Set<string>();
+  /** Per folder: the links and special files already reported (each once while it stays). */
+  private readonly leftAlone = new Map<number, Set<string>>();
   /** Waiting for the end of the next scan (nextScan). */
   private waiters: (() => void)[] = [];
 
@@ -153,7 +190,7 @@ export class ImportWatcher {
   }
 
   private log(message: string, err?: unknown): void {
-    (this.deps.log ?? ((m, e) => console.error(`[folio] ${m}`, e ?? '')))(message, err);
+    (this.deps.log ?? ((m, e) => logProblem(`[folio] ${m}`, e)))(message, err);
   }
 
   /** One poll of every enabled folder. */
@@ -177,9 +214,16 @@ export class ImportWatcher {
     if (!user) {
       return this.problem(folder, 'The account that added this folder was removed, and imports are uploaded as that account: remove the folder and add it again.');
     }
+    if (!user.is_admin) {
+      return this.problem(folder, `${user.email}, who added this folder, is no longer an administrator, and only administrators' folders are read: an administrator removes the folder or adds it again.`);
+    }
     if (!(await repos.projects.roleOf(folder.project_id, user.id))) {
       return this.problem(folder, `${user.email}, who added this folder, is no longer a member of the project, and imports are uploaded as them: add them again, or remove the folder and add it again as a member.`);
     }
+    // The stored path is the folder's real path: a link put in its place, or a root taken off the list, stops it.
+    const real = await fsp.realpath(folder.path).catch(() => folder.path);
+    const outside = real === folder.path ? outsideRoots(real, this.deps.roots) : `${folder.path} has been replaced by a link to ${real}, which is not read.`;
+    if (outside) return this.problem(folder, outside);
     let entries: fs.Dirent[];
     try {
       entries = await fsp.readdir(folder.path, { withFileTypes: true });
@@ -187,7 +231,9 @@ export class ImportWatcher {
       const code = (err as NodeJS.ErrnoException).code;
       return this.problem(folder, code === 'ENOENT' ? `The folder ${folder.path} does not exist (any more).` : `The folder ${folder.path} cannot be read: ${describe(err)}`);
     }
-    const names = entries.filter((e) => !e.isDirectory() && !isIgnoredName(e.name)).map((e) => e.name);
+    const candidates = entries.filter((e) => !e.isDirectory() && !isIgnoredName(e.name));
+    await this.reportLeftAlone(folder, candidates.filter((e) => !e.isFile()));
+    const names = candidates.filter((e) => e.isFile()).map((e) => e.name);
     await this.tidy(folder, names);
 
     const previous = this.seen.get(folder.id);
@@ -199,11 +245,11 @@ export class ImportWatcher {
       const full = path.join(folder.path, name);
       let st: fs.Stats;
       try {
-        st = await fsp.stat(full);
+        st = await fsp.lstat(full);
       } catch {
-        continue; // gone since the listing, or a broken link
+        continue; // gone since the listing
       }
-      if (!st.isFile()) continue;
+      if (!st.isFile()) continue; // replaced by a link or special file since the listing: reported at the next poll
       const seen = { size: st.size, mtimeMs: st.mtimeMs };
       const last = before.get(name);
       const settled = last !== undefined && last.size === st.size && last.mtimeMs === st.mtimeMs;
@@ -225,6 +271,18 @@ export class ImportWatcher {
     // Also after an import: the scan time shown beside it is not older than the import.
     if (handled || !folder.last_scan_at || Date.now() - Date.parse(folder.last_scan_at) >= SCAN_STAMP_EVERY_MS) {
       await repos.importFolders.update(folder.id, { last_scan_at: new Date().toISOString() }, false);
+    }
+  }
+
+  /** Reports each symbolic link and special file once (while it stays): they are never read or moved. */
+  private async reportLeftAlone(folder: ImportFolderRow, entries: fs.Dirent[]): Promise<void> {
+    const before = this.leftAlone.get(folder.id) ?? new Set<string>();
+    const now = new Set(entries.map((e) => e.name));
+    this.leftAlone.set(folder.id, now);
+    for (const e of entries) {
+      if (before.has(e.name)) continue;
+      const kind = e.isSymbolicLink() ? 'a symbolic link' : e.isFIFO() ? 'a named pipe (FIFO)' : e.isSocket() ? 'a socket' : 'a device file';
+      await this.problem(folder, `${e.name} is ${kind}, not a file: Folio imports only regular files and leaves it where it is.`, undefined, true);
     }
   }
 
@@ -254,11 +312,11 @@ export class ImportWatcher {
     const tmp = blobs.tempPath('.import');
     try {
       try {
-        await fsp.copyFile(full, tmp);
+        await copyRegularFile(full, tmp, st);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         // Still held by its writer (Windows), or gone: a later poll tries again.
-        if (code === 'ENOENT' || code === 'EBUSY' || code === 'EACCES' || code === 'EPERM') return 'wait';
+        if (code === 'ENOENT' || code === 'ELOOP' || code === 'EBUSY' || code === 'EACCES' || code === 'EPERM') return 'wait';
         throw err;
       }
       const copied = await fsp.stat(tmp);
@@ -289,8 +347,7 @@ export class ImportWatcher {
 
   private async moveDone(folder: ImportFolderRow, name: string, full: string, recordId: number, documentId: number | null): Promise<Outcome> {
     try {
-      const dir = path.join(folder.path, DONE_DIR);
-      await fsp.mkdir(dir, { recursive: true });
+      const dir = await subfolder(folder.path, DONE_DIR);
       await fsp.rename(full, await freePath(dir, name));
     } catch (err) {
       // Uploaded and recorded: the next polls move it, without uploading it again.
@@ -304,12 +361,12 @@ export class ImportWatcher {
   /** Moves a refused file to failed/ with `<name>.error.txt` beside it saying why. */
   private async fail(folder: ImportFolderRow, name: string, full: string, why: string): Promise<Outcome> {
     try {
-      const dir = path.join(folder.path, FAILED_DIR);
-      await fsp.mkdir(dir, { recursive: true });
+      const dir = await subfolder(folder.path, FAILED_DIR);
       const target = await freePath(dir, name, ERROR_SUFFIX);
       await fsp.rename(full, target);
       const text = `Folio did not import ${name} (import folder ${folder.path}, project ${folder.project_id}) on ${new Date().toISOString()}:\n${why}\n`;
-      await fsp.writeFile(target + ERROR_SUFFIX, text);
+      // 'wx': never through a link put there meanwhile.
+      await fsp.writeFile(target + ERROR_SUFFIX, text, { flag: 'wx' });
     } catch (err) {
       await this.problem(folder, `${name} was refused (${why}) but could not be moved to ${FAILED_DIR}/: ${describe(err)}`, err);
       return 'wait';

@@ -23,6 +23,7 @@ import {
 } from './queue.ts';
 import { DEFAULT_BACKOFF, executeJob, resumeAbandoned, rowLedger, tellListeners, type BackoffOptions, type Holder } from './runJob.ts';
 import { endedWithin, Rounds } from './rounds.ts';
+import { logProblem } from '../log.ts';
 
 export { backoffDelay, DEFAULT_BACKOFF, JobLostError, MAX_EARLY_INTERRUPTIONS, MAX_INTERRUPTIONS, type BackoffOptions } from './runJob.ts';
 
@@ -105,7 +106,7 @@ export class JobRunner<R extends JobRepos = Repos> implements JobWorker {
     this.concurrency = Math.max(1, opts.concurrency ?? 1);
     this.pollMs = opts.pollMs ?? 1_000;
     this.backoff = opts.backoff ?? DEFAULT_BACKOFF;
-    this.log = opts.log ?? ((message, error) => console.error(message, error ?? ''));
+    this.log = opts.log ?? logProblem;
   }
 
   /** Re-queues (or fails, past max_attempts) the jobs a dead process left running, then starts claiming. */
@@ -216,7 +217,7 @@ export class SqliteJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
   }
 
   handle(handlers: Record<string, JobHandler<any, R>>, options: WorkerOptions<R> = {}): JobRunner<R> {
-    const log = options.log ?? this.opts.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
+    const log = options.log ?? this.opts.log ?? logProblem;
     // One data folder, one process: the runners made here are every worker there is.
     const onSettled = (job: JobRow, outcome: JobOutcome) => tellListeners(this.endedListeners, job, outcome, log);
     return new JobRunner<R>({ ...this.opts, ...options, log, handlers, onSettled });

@@ -25,6 +25,7 @@ import type { JobRow } from '../store/schema.ts';
 import type { EndedJob, JobHandler, JobOutcome, JobQueue, JobRepos, JobRequest, JobWorker, UnitOfWorkOf, WorkerOptions } from './queue.ts';
 import { DEFAULT_BACKOFF, executeJob, resumeAbandoned, rowLedger, tellListeners, type BackoffOptions, type Holder, type JobLedger } from './runJob.ts';
 import { endedWithin, Rounds } from './rounds.ts';
+import { logProblem } from '../log.ts';
 
 const DEFAULT_MAX_ATTEMPTS = 5;
 /** NOTIFY channels: a job was sent (payload: its kind), a job ended (payload: EndedNotice as JSON). */
@@ -78,7 +79,7 @@ export class PgBossJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
       pollMs: 2_000,
       backoff: DEFAULT_BACKOFF,
       maxConnections: 4,
-      log: (message, error) => console.error(message, error ?? ''),
+      log: logProblem,
       ...options,
     };
     this.boss = new PgBoss({

@@ -65,12 +65,12 @@ export interface PipelineResult {
 async function documentPdf(bytes: Uint8Array, limits: PipelineLimits, checkedAtUpload = false): Promise<{ pdf: Uint8Array; isUpload: boolean; restricted: boolean; images?: PageSource[] }> {
   const kind = sniff(bytes);
   if (kind.kind === 'pdf') {
-    const inspected = await inspectPdf(bytes, { maxPages: limits.maxPages, maxStreamBytes: checkedAtUpload ? Infinity : limits.maxStreamBytes });
+    const inspected = await inspectPdf(bytes, { maxPages: limits.maxPages, maxStreamBytes: checkedAtUpload ? Infinity : limits.maxStreamBytes, maxImagePixels: limits.maxImagePixels });
     return { pdf: inspected.bytes, isUpload: inspected.bytes === bytes || Buffer.compare(Buffer.from(inspected.bytes), Buffer.from(bytes)) === 0, restricted: inspected.restricted };
   }
   if (kind.kind === 'office') {
     const converted = await convertOfficeToPdf(bytes, kind.format as Parameters<typeof convertOfficeToPdf>[1]);
-    const inspected = await inspectPdf(converted, { maxPages: limits.maxPages, maxStreamBytes: limits.maxStreamBytes });
+    const inspected = await inspectPdf(converted, { maxPages: limits.maxPages, maxStreamBytes: limits.maxStreamBytes, maxImagePixels: limits.maxImagePixels });
     return { pdf: inspected.bytes, isUpload: false, restricted: inspected.restricted };
   }
   const images = await normalizeImage(bytes, kind.kind, { maxPixels: limits.maxImagePixels, maxPages: limits.maxPages });

@@ -3,7 +3,7 @@
 // sharp decodes on libuv's thread pool, so none of this blocks the event loop.
 import sharp from 'sharp';
 import { BrokenFileError, LimitError } from './errors.ts';
-import { checkPageCount, pipelineLimits } from './limits.ts';
+import { checkPageCount, megapixels, pipelineLimits } from './limits.ts';
 
 export type ImageKind = 'jpeg' | 'png' | 'tiff';
 
@@ -108,5 +108,4 @@ function resolutionOf(meta: sharp.Metadata): number {
   return dpi >= PLAUSIBLE_DPI.min && dpi <= PLAUSIBLE_DPI.max ? Math.round(dpi) : DEFAULT_DPI;
 }
 
-const megapixels = (px: number) => (px >= 100_000 ? `${+(px / 1e6).toFixed(1)} Mpx` : `${px} pixels`);
 const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0];

@@ -30,6 +30,9 @@ export function pipelineLimits(env: NodeJS.ProcessEnv = process.env): PipelineLi
   };
 }
 
+/** A pixel count as people read it: "1600 Mpx", or "2500 pixels" for small ones. */
+export const megapixels = (px: number) => (px >= 100_000 ? `${+(px / 1e6).toFixed(1)} Mpx` : `${px} pixels`);
+
 /** The one page-count rule for PDFs and multi-page images. */
 export function checkPageCount(pages: number, maxPages: number): void {
   if (pages > maxPages) {

@@ -60,7 +60,8 @@ function targetAt(widthPt: number, heightPt: number, dpi: number): Target {
  * better antialiased than painting a scan straight at thumbnail size). */
 function renderTargets(widthPt: number, heightPt: number, s: RenderSettings) {
   const imageDpi = Math.min(s.maxImageDpi, (s.imageLongSidePx * 72) / Math.max(widthPt, heightPt));
-  const thumbnailDpi = (s.thumbnailWidthPx * 72) / widthPt;
+  // Its long side never above the viewer image's: a page a point wide and metres tall would give billions of pixels.
+  const thumbnailDpi = Math.min((s.thumbnailWidthPx * 72) / widthPt, (s.imageLongSidePx * 72) / Math.max(widthPt, heightPt));
   const ocrDpi = Math.min(s.ocrDpi, Math.sqrt((s.maxOcrPixels * 72 * 72) / (widthPt * heightPt)));
   const paintDpi = s.ocr ? ocrDpi : s.image ? imageDpi : Math.min(imageDpi, 2 * thumbnailDpi);
   return {

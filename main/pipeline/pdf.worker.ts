@@ -50,7 +50,7 @@ function serve(port: MessagePort): void {
         await close();
         return null;
       case 'probe':
-        return probePdf(req.pdf);
+        return probePdf(req.pdf, req.maxImagePixels);
       case 'rewrite':
         return rewritePdf(req.pdf);
     }

@@ -1,4 +1,5 @@
-// Checks an uploaded PDF before anything else reads it: page count, password protection, and damage.
+// Checks an uploaded PDF before anything else reads it: page count, password protection, damage, and the
+// declared pixels of its images (pdfImageSizes.ts).
 // A damaged file that pdf.js or pdf-lib can still read is rewritten by pdf-lib with a clean xref/trailer.
 // pdf.js and pdf-lib parse the whole file: they run in a PDF worker thread (pdfProbe.ts), the verdicts here.
 import { BrokenPdfError, EncryptedPdfError, LimitError } from './errors.ts';
@@ -29,6 +30,8 @@ export interface InspectPdfOptions {
   maxPages?: number;
   /** Defaults to FOLIO_MAX_STREAM_MB; Infinity skips the check (for bytes that passed it at upload). */
   maxStreamBytes?: number;
+  /** Most pixels of one image inside the PDF, as its headers declare them; defaults to FOLIO_MAX_IMAGE_PIXELS. */
+  maxImagePixels?: number;
 }
 
 export async function inspectPdf(upload: Uint8Array, opts: InspectPdfOptions = {}): Promise<PdfInspection> {
@@ -45,7 +48,9 @@ export async function inspectPdf(upload: Uint8Array, opts: InspectPdfOptions = {
     throw new LimitError('size', `A compressed stream in the PDF inflates to more than ${mb(maxStream)}; this installation accepts at most ${mb(maxStream)} per stream (FOLIO_MAX_STREAM_MB).`);
   }
 
-  const opened = await openWithPdfjs(pdf);
+  const maxImagePixels = opts.maxImagePixels ?? pipelineLimits().maxImagePixels;
+  const opened = await openWithPdfjs(pdf, maxImagePixels);
+  if (opened.oversizedImage) throw new LimitError('pixels', opened.oversizedImage);
   if (!opened.ok && opened.needsPassword) throw new EncryptedPdfError();
   if (opened.ok) checkPageCount(opened.pageCount, maxPages);
   const xrefProblem = findXrefProblem(pdf);
@@ -57,7 +62,8 @@ export async function inspectPdf(upload: Uint8Array, opts: InspectPdfOptions = {
   const problem = xrefProblem ?? `pdf.js could not read it: ${(opened as { error: string }).error}`;
   const rewritten = await rewriteWithPdfLib(pdf);
   if (rewritten.ok) {
-    const check = await openWithPdfjs(rewritten.bytes);
+    const check = await openWithPdfjs(rewritten.bytes, maxImagePixels);
+    if (check.oversizedImage) throw new LimitError('pixels', check.oversizedImage);
     // pdf-lib rebuilds by scanning objects; never trade a copy pdf.js reads fully for one with fewer pages.
     if (check.ok && (!opened.ok || check.pageCount >= opened.pageCount)) {
       checkPageCount(check.pageCount, maxPages);
@@ -71,8 +77,8 @@ export async function inspectPdf(upload: Uint8Array, opts: InspectPdfOptions = {
   throw new BrokenPdfError(`The PDF is damaged and could not be repaired (${problem}; ${reason}).`);
 }
 
-function openWithPdfjs(pdf: Uint8Array): Promise<PdfProbe> {
-  return onSoundWorker((worker) => worker.probe(pdf));
+function openWithPdfjs(pdf: Uint8Array, maxImagePixels: number): Promise<PdfProbe> {
+  return onSoundWorker((worker) => worker.probe(pdf, maxImagePixels));
 }
 
 function rewriteWithPdfLib(pdf: Uint8Array): Promise<PdfRewrite> {

@@ -1,15 +1,21 @@
 // What the upload check (pdfCheck.ts) asks of pdf.js and pdf-lib, run in a PDF worker thread (pdf.worker.ts)
-// because both parse the whole file: whether pdf.js reads a PDF, and pdf-lib's rewrite of a damaged one.
+// because both parse the whole file: whether pdf.js reads a PDF and its images' declared sizes
+// (pdfImageSizes.ts), and pdf-lib's rewrite of a damaged one.
 // Both answer with plain data, never by throwing, so that the check's verdicts stay in pdfCheck.ts.
 import { PDFDocument } from 'pdf-lib';
 import { openPdfjsDocument } from './pdfjsDocument.ts';
+import { oversizedImage } from './pdfImageSizes.ts';
 
-export type PdfProbe = { ok: true; pageCount: number; restricted: boolean } | { ok: false; needsPassword: boolean; error: string };
+/** `oversizedImage`: why an image is over the pixel limit, found before pdf.js saw the file. */
+export type PdfProbe = ({ ok: true; pageCount: number; restricted: boolean } | { ok: false; needsPassword: boolean; error: string }) & { oversizedImage?: string };
 
 export type PdfRewrite = { ok: true; bytes: Uint8Array } | { ok: false; error: string };
 
-/** Opens `pdf` (detached by pdf.js: pass a copy you can spare) and walks its page tree. */
-export async function probePdf(pdf: Uint8Array): Promise<PdfProbe> {
+/** Measures the images of `pdf` against `maxImagePixels`, then opens it (detached by pdf.js: pass a copy you can
+ * spare) and walks its page tree. An oversized image answers at once: pdf.js never opens such a file. */
+export async function probePdf(pdf: Uint8Array, maxImagePixels: number): Promise<PdfProbe> {
+  const oversized = await oversizedImage(pdf, maxImagePixels);
+  if (oversized) return { ok: false, needsPassword: false, error: oversized, oversizedImage: oversized };
   const task = openPdfjsDocument(pdf);
   try {
     const doc = await task.promise;

@@ -293,10 +293,10 @@ export class PdfWorker {
     await this.request({ type: 'close' });
   }
 
-  /** Whether pdf.js reads the PDF: page count, password, owner restrictions. */
-  probe(pdf: Uint8Array): Promise<PdfResults['probe']> {
+  /** Whether pdf.js reads the PDF: page count, password, owner restrictions, an image over maxImagePixels. */
+  probe(pdf: Uint8Array, maxImagePixels: number): Promise<PdfResults['probe']> {
     const copy = movableCopy(pdf);
-    return this.request({ type: 'probe', pdf: copy }, [copy.buffer]);
+    return this.request({ type: 'probe', pdf: copy, maxImagePixels }, [copy.buffer]);
   }
 
   /** pdf-lib's rebuild of a damaged PDF. */

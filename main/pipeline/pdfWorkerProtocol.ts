@@ -22,7 +22,7 @@ export type PdfRequest =
   | { id: number; type: 'render'; number: number }
   | { id: number; type: 'text'; number: number }
   | { id: number; type: 'close' }
-  | { id: number; type: 'probe'; pdf: Uint8Array }
+  | { id: number; type: 'probe'; pdf: Uint8Array; maxImagePixels: number }
   | { id: number; type: 'rewrite'; pdf: Uint8Array };
 
 /** What each request answers with (`open`: the page count). */

@@ -1,6 +1,7 @@
 // Opens PDFs with pdf.js the way Folio runs it in Node: fonts, CMaps, ICC profiles and wasm decoders come
 // from pdfjs-dist's own folders (nothing is fetched), no eval, no system fonts, errors only.
 import { restoreNativeJson } from './nativeJson.ts';
+import { pipelineLimits } from './limits.ts';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -29,6 +30,9 @@ export function openPdfjsDocument(data: Uint8Array, extra: DocumentInitParameter
     disableFontFace: true,
     useSystemFonts: false,
     verbosity: VerbosityLevel.ERRORS,
+    // A backstop for what pdfImageSizes.ts cannot read (a file pdf-lib does not parse): pdf.js leaves out an
+    // image declaring more pixels than the limit instead of allocating them.
+    maxImageSize: pipelineLimits().maxImagePixels,
     ...extra,
   });
   // The in-thread worker loads with the first document and patches JSON again.

@@ -13,7 +13,7 @@ import type { PipelineLimits } from './limits.ts';
 export async function checkUpload(bytes: Uint8Array, limits: PipelineLimits): Promise<SniffResult> {
   const kind = sniff(bytes);
   if (kind.kind === 'office' && !officeAvailable()) throw new OfficeUnavailableError(unavailableMessage());
-  if (kind.kind === 'pdf') await inspectPdf(bytes, { maxPages: limits.maxPages, maxStreamBytes: limits.maxStreamBytes });
+  if (kind.kind === 'pdf') await inspectPdf(bytes, { maxPages: limits.maxPages, maxStreamBytes: limits.maxStreamBytes, maxImagePixels: limits.maxImagePixels });
   if (kind.kind === 'jpeg' || kind.kind === 'png' || kind.kind === 'tiff') {
     await checkImageLimits(bytes, kind.kind, { maxPages: limits.maxPages, maxPixels: limits.maxImagePixels });
   }

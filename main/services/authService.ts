@@ -1,7 +1,10 @@
-// Who is calling: Basic credentials, `Token` header or `?token=` query, and the token life cycle.
+// Who is calling: Basic credentials, `Token` header, a signed file URL (shared/signedFileUrls.ts) or, from
+// scripts, the older `?token=` query, and the token life cycle.
 // A token is HMAC(instance secret, user id + per-token nonce): the database keeps only its SHA-256,
-// yet POST /auth/ can hand back the same token until it is deleted (spec section 5).
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+// yet POST /auth/ can hand back the same token until it is deleted (spec section 5). A file key is
+// HMAC(instance secret, user id + token nonce + expiry): deleting the token voids the keys made from it.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { fileSignature, splitSignedUrl, type FileKey } from '../../shared/signedFileUrls.ts';
 import type { Repos } from '../store/repositories/index.ts';
 import type { UserRow } from '../store/schema.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -9,6 +12,9 @@ import { AuthenticationError, PermissionError, TooManyRequestsError } from '../d
 import { DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginLimits } from './loginThrottle.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** How long a file key, and so every URL signed with it, stays valid. */
+export const FILE_KEY_MINUTES = 15;
 
 /** Verified Basic credentials are remembered briefly so that scripts using Basic auth don't pay scrypt per request. */
 const BASIC_CACHE_MS = 60_000;
@@ -100,6 +106,35 @@ export class AuthService {
     return token;
   }
 
+  /** A key the web app signs file URLs with, valid FILE_KEY_MINUTES (shared/signedFileUrls.ts). */
+  async fileKey(user: UserRow, now = Date.now()): Promise<FileKey> {
+    await this.issueToken(user);
+    const nonce = (await this.repos.users.findTokenByUser(user.id))!.nonce;
+    const expires = Math.floor(now / 1000) + FILE_KEY_MINUTES * 60;
+    return { id: `${user.id}.${expires}`, key: this.fileKeyFor(user.id, nonce, expires), expires_at: new Date(expires * 1000).toISOString() };
+  }
+
+  private fileKeyFor(userId: number, nonce: string, expires: number): string {
+    return createHmac('sha256', this.secret).update(`file-key:${userId}:${nonce}:${expires}`).digest('base64url');
+  }
+
+  /** The user a signed file URL (`url`: path and query as requested) was made for; a 401 when it is forged, for another
+   * file, made with a deleted token, or expired. */
+  async userForSignedUrl(url: string, now = Date.now()): Promise<UserRow> {
+    const signed = splitSignedUrl(url)!;
+    const [userId, expires] = signed.keyId.split('.').map(Number);
+    const invalid = () => new AuthenticationError('The signed link is invalid or has expired; reload the page to get a new one.');
+    if (expires * 1000 <= now || expires * 1000 > now + (FILE_KEY_MINUTES + 1) * 60_000) throw invalid();
+    const row = await this.repos.users.findTokenByUser(userId);
+    if (!row) throw invalid();
+    const expected = Buffer.from(fileSignature(this.fileKeyFor(userId, row.nonce, expires), signed.path));
+    const given = Buffer.from(signed.signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();
+    const user = await this.repos.users.findById(userId);
+    if (!user) throw invalid();
+    return user;
+  }
+
   deleteToken(user: UserRow): Promise<boolean> {
     return this.repos.users.deleteToken(user.id);
   }
@@ -142,7 +177,8 @@ export class AuthService {
    * Resolves the caller from an Authorization header (Basic, Token or Bearer) or, on GET requests,
    * the `token` query parameter. Undefined when no credentials were sent at all.
    */
-  async authenticate(header: string | undefined, queryToken: string | undefined, method: string, address?: string): Promise<UserRow | undefined> {
+  /** `url`: the request's path and query, for a signed file URL (GET and HEAD only, like `?token=`). */
+  async authenticate(header: string | undefined, queryToken: string | undefined, method: string, address?: string, url?: string): Promise<UserRow | undefined> {
     if (header) {
       const [scheme, ...rest] = header.trim().split(/\s+/);
       const value = rest.join(' ');
@@ -152,7 +188,9 @@ export class AuthService {
       if (s === 'token' || s === 'bearer') return this.userForToken(value);
       throw new AuthenticationError(`Unsupported authorization scheme "${scheme}". Use Basic or Token.`);
     }
-    if (queryToken !== undefined && (method === 'GET' || method === 'HEAD')) return this.userForToken(queryToken);
+    const readOnly = method === 'GET' || method === 'HEAD';
+    if (url !== undefined && readOnly && splitSignedUrl(url)) return this.userForSignedUrl(url);
+    if (queryToken !== undefined && readOnly) return this.userForToken(queryToken);
     return undefined;
   }
 }

@@ -1,13 +1,16 @@
 // Import folders of a project: which folders the import watcher (main/imports/importWatcher.ts) polls,
-// with which category, as whom. Part of the project's settings, so owners and administrators only.
-// A folder must be usable when it is named: absolute, an existing directory Folio can read and write in
-// (it moves each file to done/ or failed/), and outside the data folder, whose files are Folio's own.
+// with which category, as whom. A folder reads files with Folio's own rights on the machine, so only
+// administrators add, change or remove one (owners see them). A folder must be usable when it is named:
+// absolute, an existing directory Folio can read and write in (it moves each file to done/ or failed/),
+// under the operator's FOLIO_IMPORT_ROOTS (imports/importRoots.ts), and outside the data folder, whose
+// files are Folio's own.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Repos } from '../store/repositories/index.ts';
 import type { ImportFolderRow, UserRow } from '../store/schema.ts';
-import { NotFoundError, ValidationError } from '../domain/errors.ts';
-import { isMember, projectForOwner } from './access.ts';
+import { PermissionError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import { outsideRoots } from '../imports/importRoots.ts';
+import { isAdministrator, isMember, projectForOwner, projectForViewer } from './access.ts';
 
 export interface ImportFolderInput {
   path?: string;
@@ -17,11 +20,20 @@ export interface ImportFolderInput {
 
 const MANAGE = "change the project's import folders";
 
+/** Adding, changing and removing a folder: administrators only, whatever their role in the project (a stranger
+ * gets projectForViewer's 404, which tells nothing of the project). */
+async function forAdministrator(repos: Repos, user: UserRow, projectId: number): Promise<void> {
+  await projectForViewer(repos, user, projectId);
+  if (!isAdministrator(user)) {
+    throw new PermissionError("Only an administrator can add, change or remove import folders: a folder reads files with Folio's own rights on this machine.");
+  }
+}
+
 /**
  * The folder `raw` names, resolved (symbolic links followed), or a 400 on `path` saying what is wrong.
  * `dataDir` is Folio's data folder, which an import folder may not be in.
  */
-export function checkImportPath(raw: string, dataDir: string): string {
+export function checkImportPath(raw: string, dataDir: string, roots: readonly string[]): string {
   const bad = (message: string) => ValidationError.of('path', message);
   if (!path.isAbsolute(raw)) throw bad(`Give the folder's absolute path (such as /home/ada/Scans or C:\\Scans); "${raw}" is relative.`);
   let real: string;
@@ -33,6 +45,8 @@ export function checkImportPath(raw: string, dataDir: string): string {
     throw bad(`Folio cannot reach ${raw} (${code ?? (err as Error).message}).`);
   }
   if (!fs.statSync(real).isDirectory()) throw bad(`${raw} is a file, not a folder.`);
+  const outside = outsideRoots(real, roots);
+  if (outside) throw bad(outside);
   try {
     // X: list the folder and reach its files; W: move them into done/ and failed/.
     fs.accessSync(real, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
@@ -56,6 +70,7 @@ export class ImportFolderService {
   constructor(
     private readonly repos: Repos,
     private readonly dataDir: string,
+    private readonly roots: readonly string[],
   ) {}
 
   async list(user: UserRow, projectId: number): Promise<ImportFolderRow[]> {
@@ -69,7 +84,7 @@ export class ImportFolderService {
   }
 
   async create(user: UserRow, projectId: number, input: ImportFolderInput & { path: string }): Promise<ImportFolderRow> {
-    await projectForOwner(this.repos, user, projectId, MANAGE);
+    await forAdministrator(this.repos, user, projectId);
     // The imports are this user's uploads, and uploading needs membership (an administrator manages a
     // project without being a member).
     if (!(await isMember(this.repos, user, projectId))) {
@@ -84,7 +99,7 @@ export class ImportFolderService {
   }
 
   async update(user: UserRow, projectId: number, id: number, input: ImportFolderInput): Promise<ImportFolderRow> {
-    await projectForOwner(this.repos, user, projectId, MANAGE);
+    await forAdministrator(this.repos, user, projectId);
     const folder = await this.folderOf(projectId, id);
     const changes: { path?: string; category_id?: number | null; enabled?: boolean; last_error?: null; last_error_at?: null } = {};
     if (input.path !== undefined) {
@@ -98,7 +113,7 @@ export class ImportFolderService {
   }
 
   async remove(user: UserRow, projectId: number, id: number): Promise<void> {
-    await projectForOwner(this.repos, user, projectId, MANAGE);
+    await forAdministrator(this.repos, user, projectId);
     await this.folderOf(projectId, id);
     await this.repos.importFolders.remove(id);
   }
@@ -111,7 +126,7 @@ export class ImportFolderService {
 
   /** Checks the path and that no other import folder (of any project) watches it: two would race for each file. */
   private async usablePath(projectId: number, raw: string, self?: number): Promise<string> {
-    const real = checkImportPath(raw, this.dataDir);
+    const real = checkImportPath(raw, this.dataDir, this.roots);
     const other = await this.repos.importFolders.findByPath(real);
     if (other && other.id !== self) {
       // Another project's folder is not named: the caller may not be a member there.

@@ -31,6 +31,8 @@ export interface ServiceDeps {
   blobs: BlobStore;
   secret: Buffer;
   dataDir: string;
+  /** Where import folders may be (Config.importRoots); none turns them off. */
+  importRoots?: string[];
   /** The job queue (main/jobs/queue.ts): services send their jobs (main/jobs/kinds.ts) in their own transactions. */
   queue: JobQueue;
   /** The upload check and the wait of a sync upload (core.ts); without it, neither. */
@@ -71,7 +73,7 @@ export function makeServices(deps: ServiceDeps) {
     postprocess: new PostprocessService(repos, uow, deps.blobs, documents, readAgain, queue),
     readAgain,
     aiModels: new AiModelService(repos, uow, deps.blobs, deps.trainers, queue),
-    importFolders: new ImportFolderService(repos, deps.dataDir),
+    importFolders: new ImportFolderService(repos, deps.dataDir, deps.importRoots ?? []),
   };
 }
 

@@ -132,8 +132,14 @@ function Harness() {
   );
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Harness />
-  </StrictMode>,
-);
+// The session's restore also fetches the file key the page images and the PDF are loaded with.
+void useSession
+  .getState()
+  .restore()
+  .then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <Harness />
+      </StrictMode>,
+    ),
+  );

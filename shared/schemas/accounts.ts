@@ -12,6 +12,13 @@ export const LoginRequest = z
 
 export const TokenResponse = z.object({ token: z.string() });
 
+/** A key to sign file URLs with (shared/signedFileUrls.ts). */
+export const FileKeyResponse = z.object({
+  id: z.string().describe('`<user id>.<expiry>`: the `fk` parameter of each signed URL'),
+  key: z.string().describe('the secret each URL is signed with (HMAC-SHA256 of the path); never put into a URL'),
+  expires_at: z.string().describe('when the key and every URL signed with it stop working'),
+});
+
 export const User = z.object({
   id: Id,
   username: z.string().describe('the account email'),

@@ -11,7 +11,7 @@ export const E2E_ADMIN = { email: 'reviewer@folio.test', password: 'e2e-password
 export default async function globalSetup(): Promise<() => Promise<void>> {
   execFileSync(process.execPath, [path.join(repoRoot, 'bin', 'ensure-renderer.mjs')], { stdio: 'inherit' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-e2e-'));
-  const folio = await startFolio({ dataDir, env: { FOLIO_ADMIN_EMAIL: E2E_ADMIN.email, FOLIO_ADMIN_PASSWORD: E2E_ADMIN.password } });
+  const folio = await startFolio({ dataDir, env: { FOLIO_ADMIN_EMAIL: E2E_ADMIN.email, FOLIO_ADMIN_PASSWORD: E2E_ADMIN.password, FOLIO_IMPORT_ROOTS: fs.realpathSync(os.tmpdir()) } });
   process.env.FOLIO_E2E_URL = folio.url;
   process.env.FOLIO_E2E_DATA = dataDir;
   return async () => {

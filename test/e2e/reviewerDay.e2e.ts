@@ -356,7 +356,8 @@ test("a reviewer's day: set up, upload, label, review, split, train, export", as
 
   await test.step('7. export the CSV: a row per annotation of the project, the drawn one with its text', async () => {
     const href = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
-    expect(href).toContain(`/api/v3/projects/${project.id}/export/all.csv?token=`);
+    expect(href).toContain(`/api/v3/projects/${project.id}/export/all.csv?fk=`);
+    expect(href).not.toContain('token=');
     const res = await page.request.get(href!);
     expect(res.status()).toBe(200);
     expect(res.headers()['content-type']).toContain('text/csv');

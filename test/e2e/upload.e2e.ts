@@ -105,7 +105,8 @@ test('upload by file chooser and drop, follow processing, filter and open the li
 
   // The CSV export link answers with the project's CSV.
   const href = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
-  expect(href).toContain(`/api/v3/projects/${project.id}/export/all.csv?token=`);
+  expect(href).toContain(`/api/v3/projects/${project.id}/export/all.csv?fk=`);
+  expect(href).not.toContain('token=');
   const csv = await page.request.get(href!);
   expect(csv.status()).toBe(200);
   expect(csv.headers()['content-type']).toContain('text/csv');

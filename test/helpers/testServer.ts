@@ -92,8 +92,8 @@ export interface TestServer {
   admin: Client;
   /** A new client with no credentials. */
   anonymous(): Client;
-  /** Creates a user and returns a client logged in as them. */
-  userClient(email: string, password?: string): Promise<Client>;
+  /** Creates a user (an administrator with `isAdmin`) and returns a client logged in as them. */
+  userClient(email: string, password?: string, opts?: { isAdmin?: boolean }): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -115,8 +115,8 @@ export async function startTestServer(opts: { dataDir?: string; env?: NodeJS.Pro
     dataDir,
     admin,
     anonymous: () => new Client(server.url),
-    async userClient(email, password = 'user-password-1') {
-      await core.services.users.create(email, password);
+    async userClient(email, password = 'user-password-1', opts = {}) {
+      await core.services.users.create(email, password, opts);
       const c = new Client(server.url);
       await c.login(email, password);
       return c;

@@ -2,16 +2,21 @@
 // a file is taken only once complete, lands as a document of the folder's project with its category and
 // its owner as uploader, and moves to done/; a refused file moves to failed/ with the reason beside it;
 // temporary, hidden and subfolder files stay; files wait while the folder's user is no member; and a file
-// uploaded but not moved when Folio stopped is not uploaded again on the next start.
+// uploaded but not moved when Folio stopped is not uploaded again on the next start. Symbolic links and
+// special files in a folder are left where they are and reported, never read or moved (issue 28 item 3).
 import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, startTestServer, tempDir, type TestServer } from '../helpers/testServer.ts';
 import { pdfWithText } from '../helpers/documentFixtures.ts';
 import { pollDocument } from '../helpers/aiFixtures.ts';
 
-const ENV = { FOLIO_IMPORT_POLL_SECONDS: '0.25' };
+const ENV = { FOLIO_IMPORT_POLL_SECONDS: '0.25', FOLIO_IMPORT_ROOTS: fs.realpathSync(os.tmpdir()) };
+/** Import folders are administrators' to add. */
+const ADMINISTRATOR = { isAdmin: true };
 const OWNER = { email: 'scanner-owner@test.local', password: 'user-password-1' };
 
 let s: TestServer;
@@ -20,7 +25,7 @@ let ownerId: number;
 
 beforeAll(async () => {
   s = await startTestServer({ env: ENV });
-  owner = await s.userClient(OWNER.email, OWNER.password);
+  owner = await s.userClient(OWNER.email, OWNER.password, ADMINISTRATOR);
   ownerId = (await owner.get('/api/v3/auth/me/')).body.id;
   s.core.startImports();
 });
@@ -169,9 +174,56 @@ describe('a complete file', () => {
   });
 });
 
+describe('links and special files', () => {
+  it('leaves a symbolic link (to a file elsewhere) and a FIFO where they are, reports each, and imports the real file beside them', async () => {
+    // Another user's confidential file, as in the report: a link to it must not import it, nor move it.
+    const secret = path.join(fs.realpathSync(tempDir('folio-secret-')), 'id_rsa');
+    fs.writeFileSync(secret, await pdfWithText('Confidential'));
+    fs.symlinkSync(secret, path.join(x.dir, 'linked.pdf'));
+    execFileSync('mkfifo', [path.join(x.dir, 'pipe.pdf')]);
+    fs.writeFileSync(path.join(x.dir, 'real.pdf'), await pdfWithText('A real scan'));
+    await waitFor('real.pdf in done/', () => ls(path.join(x.dir, 'done')).includes('real.pdf'));
+    for (let i = 0; i < 3; i++) await s.core.imports.nextScan();
+    expect(ls(x.dir)).toEqual(['done', 'linked.pdf', 'pipe.pdf']);
+    expect(fs.lstatSync(path.join(x.dir, 'linked.pdf')).isSymbolicLink()).toBe(true);
+    expect(fs.lstatSync(path.join(x.dir, 'pipe.pdf')).isFIFO()).toBe(true);
+    expect(fs.existsSync(secret)).toBe(true);
+    expect(ls(path.join(x.dir, 'done'))).toEqual(['real.pdf']);
+    const docs = await documentsOf(owner, x.project);
+    expect(docs.map((d) => d.data_file_name)).toEqual(['real.pdf']);
+    // Each was reported (the latest problem is the folder's last_error; the log has both).
+    const folder = await folderOf(owner, x);
+    expect(folder.last_error).toMatch(/^(linked|pipe)\.pdf is (a symbolic link|a named pipe \(FIFO\)), not a file: Folio imports only regular files and leaves it where it is\.$/);
+  });
+
+  it('moves nothing through a done/ that is a link out of the folder', async () => {
+    const elsewhere = fs.realpathSync(tempDir('folio-elsewhere-'));
+    fs.symlinkSync(elsewhere, path.join(x.dir, 'done'));
+    fs.writeFileSync(path.join(x.dir, 'scan.pdf'), await pdfWithText('Stays in the folder'));
+    await waitFor('the failed move', async () => (await folderOf(owner, x)).last_error?.includes('could not be moved to done/'));
+    expect(ls(elsewhere)).toEqual([]);
+    expect(ls(x.dir)).toEqual(['done', 'scan.pdf']);
+  });
+
+  it('stops reading a folder replaced by a link to another folder', async () => {
+    const elsewhere = fs.realpathSync(tempDir('folio-elsewhere-'));
+    fs.writeFileSync(path.join(elsewhere, 'theirs.pdf'), await pdfWithText('Not for this project'));
+    fs.rmSync(x.dir, { recursive: true });
+    fs.symlinkSync(elsewhere, x.dir);
+    const folder = await waitFor('the error', async () => {
+      const f = await folderOf(owner, x);
+      return f.last_error ? f : undefined;
+    });
+    expect(folder.last_error).toBe(`${x.dir} has been replaced by a link to ${elsewhere}, which is not read.`);
+    expect(ls(elsewhere)).toEqual(['theirs.pdf']);
+    expect(await documentsOf(owner, x.project)).toEqual([]);
+    fs.unlinkSync(x.dir);
+  });
+});
+
 describe("the folder's user", () => {
   it('must stay a member: without them the files wait and the folder says why', async () => {
-    const helper = await s.userClient(`helper-${n}@test.local`);
+    const helper = await s.userClient(`helper-${n}@test.local`, undefined, ADMINISTRATOR);
     const helperId = (await helper.get('/api/v3/auth/me/')).body.id;
     expect((await owner.post(`/api/v3/projects/${x.project}/members/`, { email: `helper-${n}@test.local`, role: 'owner' })).status).toBe(201);
     const dir = fs.realpathSync(tempDir('folio-inbox-'));
@@ -202,7 +254,7 @@ describe('a restart', () => {
     const dataDir = tempDir();
     let s2: TestServer | undefined = await startTestServer({ dataDir, env: ENV });
     try {
-      const c = await s2.userClient(OWNER.email, OWNER.password);
+      const c = await s2.userClient(OWNER.email, OWNER.password, ADMINISTRATOR);
       const y = await setUp(c, 'Restart');
       // done/ as a link to nowhere: the upload succeeds, the move to done/ fails, as if Folio had died
       // between the two.

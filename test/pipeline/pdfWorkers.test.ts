@@ -7,6 +7,7 @@ import { inspectPdf, onSoundWorker } from '../../main/pipeline/pdfCheck.ts';
 import { BrokenPdfError } from '../../main/pipeline/errors.ts';
 import { textPdf } from '../fixtures/pdfSamples.ts';
 import { renderPages } from '../../main/pipeline/render.ts';
+import { DEFAULT_LIMITS } from '../../main/pipeline/limits.ts';
 
 describe('readerErrorContext', () => {
   it('recognises an error pdf.js answered with, and says what was being done', async () => {
@@ -54,7 +55,7 @@ describe('the upload check when its worker dies', () => {
     let tries = 0;
     const probe = await onSoundWorker(async (worker) => {
       if (tries++ === 0) void worker.terminate();
-      return worker.probe(pdf);
+      return worker.probe(pdf, DEFAULT_LIMITS.maxImagePixels);
     });
     expect(tries).toBe(2);
     expect(probe).toMatchObject({ ok: true, pageCount: 1 });
@@ -64,7 +65,7 @@ describe('the upload check when its worker dies', () => {
     const pdf = await textPdf([['killer']]);
     const err = await onSoundWorker(async (worker) => {
       void worker.terminate();
-      return worker.probe(pdf);
+      return worker.probe(pdf, DEFAULT_LIMITS.maxImagePixels);
     }).then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(BrokenPdfError);
     expect((err as BrokenPdfError).status).toBe(400);

@@ -1,7 +1,7 @@
 // Authentication endpoints (spec 5, compat.md) and the admin's user management.
 import { pageOfList } from '../../../shared/listParams.ts';
 import { route, type Caller, type RouteSpec } from '../route.ts';
-import { LoginRequest, TokenResponse, User, UserCreate } from '../../../shared/schemas/accounts.ts';
+import { FileKeyResponse, LoginRequest, TokenResponse, User, UserCreate } from '../../../shared/schemas/accounts.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import { PermissionError, ValidationError } from '../../domain/errors.ts';
 import { userOut } from '../../mappers/users.ts';
@@ -41,6 +41,19 @@ export const authRoutes: RouteSpec[] = [
     async handler({ core, user }) {
       await core.services.auth.deleteToken(user);
     },
+  }),
+  route({
+    method: 'post',
+    path: '/api/v3/auth/file-key/',
+    tag: 'auth',
+    summary: 'A key, valid for minutes, to sign the URLs of files (page images, PDFs, exports) with',
+    description:
+      'A Folio addition. `<img>` and pdf.js cannot send an Authorization header, and a `?token=` in a URL ends up in logs, so the web app ' +
+      'signs each file URL with this key: `<path>?fk=<id>&sig=<base64url HMAC-SHA256(key, path)>` (shared/signedFileUrls.ts). ' +
+      'A signed URL opens that one file, for GET and HEAD, until `expires_at`; deleting the token voids it.',
+    response: FileKeyResponse,
+    status: 200,
+    handler: ({ core, user }) => core.services.auth.fileKey(user),
   }),
   route({
     method: 'get',

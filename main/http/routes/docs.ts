@@ -64,14 +64,20 @@ const PAGE = `<!DOCTYPE html>
 </html>
 `;
 
-// A page opened as /swagger/?token=... passes the token on to the document request and to "Try it out".
+// The web app opens the page by a signed URL (shared/signedFileUrls.ts) with the token in the fragment,
+// /swagger/?fk=…&sig=…#token=…, which no server or proxy sees; the page sends it as an Authorization header
+// with the document request and every "Try it out". A script's /swagger/?token=... still works.
 // The document URL starts from location.origin: relative to a page opened with user:password@ in its
 // URL, fetch() refuses it. validatorUrl null: the default fetches a badge from validator.swagger.io.
 const INITIALIZER = `// Folio: points Swagger UI at this server's OpenAPI document; nothing is loaded from elsewhere.
 window.addEventListener('load', function () {
-  var token = new URLSearchParams(window.location.search).get('token');
+  var token = new URLSearchParams(window.location.hash.slice(1)).get('token') || new URLSearchParams(window.location.search).get('token');
   window.ui = SwaggerUIBundle({
-    url: window.location.origin + ${JSON.stringify(UI_DOCUMENT_URL)} + (token ? '&token=' + encodeURIComponent(token) : ''),
+    url: window.location.origin + ${JSON.stringify(UI_DOCUMENT_URL)},
+    requestInterceptor: function (request) {
+      if (token && !request.headers.Authorization) request.headers.Authorization = 'Token ' + token;
+      return request;
+    },
     dom_id: '#swagger-ui',
     deepLinking: true,
     presets: [SwaggerUIBundle.presets.apis],
@@ -92,7 +98,7 @@ const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagge
 async function caller(core: Core, req: Request): Promise<Caller | undefined> {
   const token = typeof req.query.token === 'string' ? req.query.token : undefined;
   try {
-    return await core.services.auth.authenticate(req.get('authorization'), token, req.method, req.ip);
+    return await core.services.auth.authenticate(req.get('authorization'), token, req.method, req.ip, req.originalUrl);
   } catch (err) {
     if (err instanceof AuthenticationError) return undefined;
     throw err;

@@ -10,7 +10,8 @@ const base = '/api/v3/projects/:id/import-folders/';
 const ABOUT =
   'A Folio addition (not in the hosted spec). Every complete new file in the folder is uploaded as the user who added it, ' +
   'with its category, then moved to done/ (or to failed/ beside a <name>.error.txt saying why). ' +
-  'Owners and administrators only: a member gets 403 saying who may, anyone else 404.';
+  'Symbolic links and special files in it are left where they are and reported. Owners and administrators see the folders; ' +
+  'only administrators who are members add, change or remove one (anyone else in the project gets 403 saying who may, a stranger 404).';
 
 export const importFolderRoutes: RouteSpec[] = [
   route({
@@ -31,7 +32,7 @@ export const importFolderRoutes: RouteSpec[] = [
     path: base,
     tag: 'import-folders',
     summary: 'Watch a folder: its new files are uploaded into the project',
-    description: `${ABOUT} The path must be absolute, an existing folder Folio can read and write in, outside its data folder, and no other import folder (400 saying which).`,
+    description: `${ABOUT} The path must be absolute, an existing folder Folio can read and write in, under the operator's FOLIO_IMPORT_ROOTS and not in a hidden folder there, outside its data folder, and no other import folder (400 saying which).`,
     body: ImportFolderCreate,
     response: ImportFolder,
     handler: async (ctx) => importFolderOut(await ctx.core.services.importFolders.create(ctx.user, ctx.id(), ctx.body)),

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { Member, SignInMethods, TokenResponse, User, UserCreate } from '../../../shared/schemas/accounts.ts';
 import type { envelope } from '../../../shared/schemas/common.ts';
+import type { FileKey } from '../../../shared/signedFileUrls.ts';
 import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import type { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
 import type { Category, Label, LabelCreate, LabelPatch, LabelSet, LabelSetCreate, LabelSetPatch } from '../../../shared/schemas/taxonomy.ts';
@@ -62,6 +63,8 @@ export class FolioClient {
     return (await this.send<z.infer<typeof TokenResponse>>('POST', '/api/v3/auth/', { username: email, password })).token;
   }
   me = () => this.get<UserOut>('/api/v3/auth/me/');
+  /** A key, valid for minutes, that file URLs are signed with instead of carrying the token (shared/signedFileUrls.ts). */
+  fileKey = () => this.send<FileKey>('POST', '/api/v3/auth/file-key/');
   /** Whether passwords sign in here, and the single sign-on provider if there is one. */
   signInMethods = () => this.get<SignInMethodsOut>('/api/v3/auth/methods/');
   /** Deletes the account's token (scripts using it stop working); the next login makes a new one. */

@@ -1,5 +1,7 @@
 // The HTTP transport: same-origin fetch with the API token in the Authorization header. Uploads use
-// XMLHttpRequest, the one browser API that reports upload progress.
+// XMLHttpRequest, the one browser API that reports upload progress. File URLs (images, PDFs, exports,
+// downloads) are signed with a short-lived file key and never carry the token (shared/signedFileUrls.ts).
+import { signFileUrl, type FileKey } from '../../../shared/signedFileUrls.ts';
 import { ApiError, queryString, type ApiRequest, type Transport, type UploadRequest } from './transport.ts';
 
 export class HttpTransport implements Transport {
@@ -7,6 +9,8 @@ export class HttpTransport implements Transport {
   constructor(
     private readonly token: string | null,
     private readonly baseUrl = '',
+    /** The session's current file key; without one, file URLs are bare (and answer 401). */
+    private readonly fileKey: FileKey | null = null,
   ) {}
 
   async request<T>(req: ApiRequest): Promise<T> {
@@ -55,9 +59,9 @@ export class HttpTransport implements Transport {
   }
 
   fileUrl(path: string): string {
-    // Images and PDFs load through <img>/pdf.js, which cannot set headers: GET takes ?token= (README).
-    const sep = path.includes('?') ? '&' : '?';
-    return `${this.baseUrl}${path}${this.token ? `${sep}token=${encodeURIComponent(this.token)}` : ''}`;
+    // Images and PDFs load through <img>/pdf.js, which cannot set headers: a URL signed for this one file, valid
+    // for minutes. Never `?token=`: URLs end up in logs (Folio's, a proxy's, the browser's history).
+    return `${this.baseUrl}${this.fileKey ? signFileUrl(path, this.fileKey) : path}`;
   }
 }
 

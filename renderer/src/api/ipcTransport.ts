@@ -3,6 +3,7 @@
 // the HTTP API. Answers come back as status + JSON text, so errors are the same ApiError as over HTTP.
 // Files (page images, PDFs, the CSV export) load by URL from the window's own origin, as in a browser.
 import type { FolioBridge, BridgeAnswer, MenuCommand } from '../../../shared/desktopBridge.ts';
+import type { FileKey } from '../../../shared/signedFileUrls.ts';
 import { HttpTransport } from './httpTransport.ts';
 import { ApiError, type ApiRequest, type QueryValue, type Transport, type UploadRequest } from './transport.ts';
 
@@ -19,9 +20,10 @@ export class IpcTransport implements Transport {
   constructor(
     private readonly bridge: FolioBridge,
     private readonly token: string | null,
+    fileKey: FileKey | null = null,
   ) {
     // The window's origin serves the API's files (main/electron/protocol.ts): the browser's rule for file URLs holds.
-    this.files = new HttpTransport(token);
+    this.files = new HttpTransport(token, '', fileKey);
   }
 
   async request<T>(req: ApiRequest): Promise<T> {

@@ -4,7 +4,7 @@
 // What it shows and reports is the contract in types.ts.
 import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import type { PageSummary } from '../api/client.ts';
-import { clientFor, useSession } from '../state/session.ts';
+import { useClient } from '../state/session.ts';
 import type { IndexedHighlight } from './BoxLayer.tsx';
 import { rectInContent, stepZoom, percentOf, type PdfRect, type Size } from './layout.ts';
 import { PageView } from './PageView.tsx';
@@ -35,8 +35,7 @@ function groupByPage<T extends { pageIndex: number }>(items: readonly T[]): Map<
 
 export function Viewer(props: ViewerProps) {
   const { documentId, pages, boxes, highlights, selectedAnnotationId, focusHighlight, zoom, drawing = false, source = 'pdf' } = props;
-  const token = useSession((s) => s.token);
-  const client = useMemo(() => clientFor(token), [token]);
+  const client = useClient();
   const pdf = usePdfDocument(pages.length && source === 'pdf' ? client.searchablePdfUrl(documentId) : null);
 
   const scroller = useRef<HTMLDivElement>(null);

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { OcrLanguageOut } from '../api/client.ts';
 import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
-import { clientFor, useSession } from '../state/session.ts';
+import { useClient, useSession } from '../state/session.ts';
 import { CopyButton } from './settings/CopyButton.tsx';
 import { TokenCard } from './settings/TokenCard.tsx';
 // project.css holds the pieces the two views share (visually hidden labels).
@@ -57,8 +57,10 @@ function ApiCard() {
   const token = useSession((s) => s.token);
   // In the desktop window the page comes from folio://app; scripts reach the embedded API server instead.
   const origin = window.folio?.apiUrl ?? location.origin;
-  // Swagger UI asks for a login unless it gets the token; the URL carries it (README).
-  const swaggerUrl = useMemo(() => clientFor(token).transport.fileUrl('/swagger/'), [token]);
+  // Swagger UI asks for a login unless it gets the token: the page by a signed URL, the token in the fragment,
+  // which no server or proxy sees (its "Try it out" sends it as a header).
+  const client = useClient();
+  const swaggerUrl = useMemo(() => `${client.fileUrl('/swagger/')}${token ? `#token=${encodeURIComponent(token)}` : ''}`, [client, token]);
   return (
     <section className="card settings-card" aria-labelledby="api-title">
       <h2 id="api-title">REST API</h2>

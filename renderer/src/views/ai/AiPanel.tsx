@@ -1,7 +1,7 @@
 // The AI tab of a project: the extraction AI of each category, the categorization AI and the splitting
 // AI. Each trains from the documents marked "training" and is scored on those marked "test".
-import { useEffect, useMemo, useState } from 'react';
-import { useSession, clientFor } from '../../state/session.ts';
+import { useEffect, useState } from 'react';
+import { useSession, useClient } from '../../state/session.ts';
 import type { CategoryOut, ProjectOut } from '../../api/client.ts';
 import { AiScope } from './AiScope.tsx';
 import { reasonOf } from './reason.ts';
@@ -9,8 +9,7 @@ import './ai.css';
 
 export function AiPanel({ projectId }: { projectId: number }) {
   const call = useSession((s) => s.call);
-  const token = useSession((s) => s.token);
-  const client = useMemo(() => clientFor(token), [token]);
+  const client = useClient();
   const [project, setProject] = useState<ProjectOut | null>(null);
   const [categories, setCategories] = useState<CategoryOut[] | null>(null);
   const [categoryId, setCategoryId] = useState<number | null>(null);

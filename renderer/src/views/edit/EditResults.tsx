@@ -1,14 +1,12 @@
 // What a confirmed edit made: the new documents of one document set, each with its status as the
 // pipeline processes it, links to review them, and the original file; or, for a rejected proposal, the
 // document that goes on as it was.
-import { useMemo } from 'react';
-import { useSession, clientFor } from '../../state/session.ts';
+import { useClient } from '../../state/session.ts';
 import type { DocumentOut } from '../../api/client.ts';
 import { useDocumentSet } from './useDocumentSet.ts';
 
 export function EditResults({ original, results }: { original: DocumentOut; results: DocumentOut[] }) {
-  const token = useSession((s) => s.token);
-  const client = useMemo(() => clientFor(token), [token]);
+  const client = useClient();
   const keptWhole = results.length === 1 && results[0].id === original.id;
   const setId = keptWhole ? null : (results[0]?.document_set ?? null);
   const { set, error } = useDocumentSet(setId);

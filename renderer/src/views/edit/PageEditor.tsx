@@ -1,7 +1,7 @@
 // Edit mode proper: the toolbar, the page strip and the resulting documents, and Confirm / Reject
 // proposal, which send the post-process. Nothing reaches the API before Confirm; errors stay in place.
 import { useMemo, useState } from 'react';
-import { useSession, clientFor } from '../../state/session.ts';
+import { useSession, useClient } from '../../state/session.ts';
 import type { DocumentOut, PostprocessInput } from '../../api/client.ts';
 import { reasonOf } from '../ai/reason.ts';
 import { initialState, isUnchanged, keepWhole, toPostprocess } from './pageSequence.ts';
@@ -13,8 +13,7 @@ import type { EditData } from './useEditDocument.ts';
 export function PageEditor({ data, onDone }: { data: EditData; onDone(results: DocumentOut[]): void }) {
   const { document, pages, categories } = data;
   const call = useSession((s) => s.call);
-  const token = useSession((s) => s.token);
-  const client = useMemo(() => clientFor(token), [token]);
+  const client = useClient();
   const proposal = document.status_data === 41 ? document.proposed_split : null;
   const editor = usePageEditor(() => initialState(pages, document.category, proposal));
   const [busy, setBusy] = useState<'confirm' | 'reject' | null>(null);

@@ -3,8 +3,8 @@
 // through the pages, Ctrl+Space adds to the selection, Alt+arrows move, R / Shift+R turn, S splits after.
 // The thumbnails are large enough to see where a payslip ends, and a slider sizes them (remembered); past
 // the thumbnail's own resolution the page image is shown instead.
-import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
-import { clientFor, useSession } from '../../state/session.ts';
+import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { useClient } from '../../state/session.ts';
 import { PageThumb } from './PageThumb.tsx';
 import type { PageEditor } from './usePageEditor.ts';
 
@@ -28,8 +28,7 @@ function storedSize(): number {
 export function PageStrip({ editor, thumbnailUrl }: { editor: PageEditor; thumbnailUrl(pageId: number): string }) {
   const { parts, pages, selected } = editor;
   const [size, setSize] = useState(storedSize);
-  const token = useSession((s) => s.token);
-  const client = useMemo(() => clientFor(token), [token]);
+  const client = useClient();
   const imageOf = (id: number) => (size > THUMB_SHARP_UNTIL ? client.pageImageUrl(id) : thumbnailUrl(id));
   const stripRef = useRef<HTMLDivElement>(null);
   const dragging = useRef<ReadonlySet<number> | null>(null);

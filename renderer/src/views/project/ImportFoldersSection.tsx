@@ -1,7 +1,7 @@
 // The project's import folders (README "Import folders"): folders on the Folio machine whose new files are
-// uploaded into the project and then moved to their done or failed subfolder. Owners and administrators
-// set them up; a member is told who may. The list refreshes while shown, so a scan's last import and last
-// problem appear without a reload.
+// uploaded into the project and then moved to their done or failed subfolder. Administrators set them up;
+// owners see them read-only, a member is told who may. The list refreshes while shown, so a scan's last
+// import and last problem appear without a reload.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { CategoryOut, ImportFolderOut } from '../../api/client.ts';
 import { ApiError } from '../../api/transport.ts';
@@ -19,6 +19,7 @@ const when = (t: string) => new Date(t).toLocaleString();
 
 export function ImportFoldersSection({ projectId }: { projectId: number }) {
   const call = useSession((s) => s.call);
+  const isAdmin = useSession((s) => !!s.user?.is_admin);
   const categories = useTaxonomy((s) => (s.projectId === projectId ? s.categories : []));
   const [folders, setFolders] = useState<ImportFolderOut[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -66,7 +67,7 @@ export function ImportFoldersSection({ projectId }: { projectId: number }) {
         documents arrive without anyone touching Folio. The folder is on the machine Folio runs on.
       </p>
       {membersOnly ? (
-        <p className="muted">Only an owner of this project or an administrator sets up import folders.</p>
+        <p className="muted">Only an administrator sets up import folders.</p>
       ) : (
         <>
           {error && (
@@ -81,6 +82,7 @@ export function ImportFoldersSection({ projectId }: { projectId: number }) {
                 <FolderRow
                   key={f.id}
                   folder={f}
+                  editable={isAdmin}
                   categories={categories}
                   update={(changes) => {
                     // At once on screen; the reload after the answer puts back what the API holds.
@@ -95,7 +97,8 @@ export function ImportFoldersSection({ projectId }: { projectId: number }) {
               ))}
             </ul>
           )}
-          {folders && <NewFolderForm projectId={projectId} categories={categories} onAdded={load} />}
+          {folders && isAdmin && <NewFolderForm projectId={projectId} categories={categories} onAdded={load} />}
+          {folders && !isAdmin && <p className="muted">Only an administrator adds, changes or removes import folders: a folder reads files with Folio&apos;s own rights on this machine.</p>}
         </>
       )}
     </section>
@@ -104,12 +107,14 @@ export function ImportFoldersSection({ projectId }: { projectId: number }) {
 
 interface RowProps {
   folder: ImportFolderOut;
+  /** An administrator's: its category, watching and removal can be changed. */
+  editable: boolean;
   categories: CategoryOut[];
   update(changes: { enabled?: boolean; category?: number | null }): Promise<void>;
   remove(): Promise<void>;
 }
 
-function FolderRow({ folder: f, categories, update, remove }: RowProps) {
+function FolderRow({ folder: f, editable, categories, update, remove }: RowProps) {
   const id = `import-folder-${f.id}`;
   // A problem newer than the last complete scan is the folder's state now; an older one is history.
   const current = f.last_error !== null && (f.last_scan_at === null || (f.last_error_at ?? '') >= f.last_scan_at);
@@ -129,7 +134,7 @@ function FolderRow({ folder: f, categories, update, remove }: RowProps) {
           </p>
         )}
       </div>
-      <div className="item-actions">
+      {editable && <div className="item-actions">
         <label htmlFor={`${id}-category`} className="visually-hidden">
           Category of documents from {f.path}
         </label>
@@ -150,7 +155,7 @@ function FolderRow({ folder: f, categories, update, remove }: RowProps) {
           question={`Stop watching ${f.path}? Its files and its done and failed folders stay as they are.`}
           onConfirm={remove}
         />
-      </div>
+      </div>}
     </li>
   );
 }

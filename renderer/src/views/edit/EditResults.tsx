@@ -1,6 +1,7 @@
 // What a confirmed edit made: the new documents of one document set, each with its status as the
 // pipeline processes it, links to review them, and the original file; or, for a rejected proposal, the
 // document that goes on as it was.
+import { documentStatusName } from '../../../../shared/documentStatus.ts';
 import { useMemo } from 'react';
 import { useSession, clientFor } from '../../state/session.ts';
 import type { DocumentOut } from '../../api/client.ts';
@@ -73,7 +74,7 @@ export function EditResults({ original, results }: { original: DocumentOut; resu
                 <a href={`#/documents/${d.id}`}>{d.data_file_name}</a>
               </td>
               <td className="num">{d.number_of_pages || '…'}</td>
-              <td>{d.status[1]}</td>
+              <td>{documentStatusName(d.status_data)}</td>
             </tr>
           ))}
         </tbody>

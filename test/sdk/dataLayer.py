@@ -341,13 +341,16 @@ def no_label_annotation_not_saved():
     return {}
 
 
+def in_repeating_label_set(label_name):
+    """The document, a Label of the repeating Label Set 'Brutto-Bezug', and that Label Set."""
+    project = state['project']
+    return state['doc'], project.get_label_by_name(label_name), project.get_label_set_by_name('Brutto-Bezug')
+
+
 @step
 def annotation_in_a_new_set_of_a_repeating_label_set():
     # TestOnlineProject.test_create_bbox_annotation: an Annotation from a box, in a new Annotation Set.
-    doc = state['doc']
-    project = state['project']
-    label = project.get_label_by_name('Lohnart')
-    label_set = project.get_label_set_by_name('Brutto-Bezug')
+    doc, label, label_set = in_repeating_label_set('Lohnart')
     word = LINE_2.split()[1]
     start, end = offsets(doc, word)
     boxes = [doc.bboxes[i] for i in range(start, end)]
@@ -370,10 +373,7 @@ def annotation_in_a_new_set_of_a_repeating_label_set():
 
 @step
 def second_annotation_set_of_the_same_label_set():
-    doc = state['doc']
-    project = state['project']
-    label = project.get_label_by_name('Bezeichnung')
-    label_set = project.get_label_set_by_name('Brutto-Bezug')
+    doc, label, label_set = in_repeating_label_set('Bezeichnung')
     word = LINE_2.split()[2]
     annotation_set = AnnotationSet(document=doc, label_set=label_set)
     annotation = Annotation(document=doc, annotation_set=annotation_set, label=label, label_set_id=label_set.id_,

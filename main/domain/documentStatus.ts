@@ -1,5 +1,6 @@
 // Document status codes and dataset statuses as clients of this API family know them (compat.md).
 // `status` is sent as `[code, "Name"]`, `status_data` as the bare code.
+import { DOCUMENT_STATUS_NAMES, documentStatusName } from '../../shared/documentStatus.ts';
 
 export const DocumentStatus = {
   QUEUING_FOR_OCR: 0,
@@ -16,19 +17,7 @@ export const DocumentStatus = {
 } as const;
 export type DocumentStatusCode = (typeof DocumentStatus)[keyof typeof DocumentStatus];
 
-const STATUS_NAMES: Record<DocumentStatusCode, string> = {
-  0: 'Queuing for OCR',
-  10: 'OCR in progress',
-  1: 'Queuing for extraction',
-  20: 'Extraction in progress',
-  3: 'Queuing for categorization',
-  30: 'Categorization in progress',
-  4: 'Queuing for splitting',
-  40: 'Splitting in progress',
-  41: 'Waiting for splitting confirmation',
-  2: 'Done',
-  111: 'Could not be processed',
-};
+const STATUS_NAMES: Record<DocumentStatusCode, string> = DOCUMENT_STATUS_NAMES;
 
 /**
  * Statuses in which a document's processing has ended one way or the other: done, failed, or stopped
@@ -46,9 +35,7 @@ export function isStatusCode(code: number): code is DocumentStatusCode {
   return Object.hasOwn(STATUS_NAMES, code);
 }
 
-export function statusName(code: number): string {
-  return isStatusCode(code) ? STATUS_NAMES[code] : `Unknown status ${code}`;
-}
+export const statusName = documentStatusName;
 
 /** The `status` field: code and display name. */
 export function statusPair(code: number): [number, string] {

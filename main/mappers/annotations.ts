@@ -21,7 +21,7 @@ export const labelSetRefOut = (ls: LabelSetRow) => ({
 const spanOut = (s: StoredSpan) => ({ ...s, custom_offset_string: s.offset_string !== s.offset_string_original });
 
 export function annotationOut(a: AnnotationWithSet, refs: Refs): z.infer<typeof Annotation> {
-  const spans = a.spans;
+  const spans = a.spans.map(spanOut);
   return {
     id: a.id,
     document: a.document_id,
@@ -29,7 +29,10 @@ export function annotationOut(a: AnnotationWithSet, refs: Refs): z.infer<typeof 
     label_set: labelSetRefOut(refs.labelSets.get(a.label_set_id)!),
     label_set_id: a.label_set_id,
     annotation_set: a.annotation_set_id,
-    span: spans.map(spanOut),
+    span: spans,
+    // The SDK makes one span per line from `bboxes`; without them it falls back to one span from the
+    // top-level offsets, which it refuses for an annotation over several lines (compat.md).
+    bboxes: spans,
     offset_string: a.offset_string,
     offset_string_original: spans.map((s) => s.offset_string_original).filter(Boolean).join(' '),
     custom_offset_string: a.custom_offset_string,

@@ -1,6 +1,8 @@
 // Documents (spec 2.5, compat.md) as the API shows them: the list item, and the detail with its pages and
 // annotation tree, and the public shape of the detail that a reader of a public document who is not a
-// member of its project gets (publicDocumentOut). The detail is also the body of the completion callback (events/eventJobs.ts), which is
+// member of its project gets (publicDocumentOut). List items carry `status_data` only and the assignee as a
+// user id: the SDK passes them as keywords beside its own `status` (compat.md); the detail adds `status` as
+// `[code, "Name"]`. The detail is also the body of the completion callback (events/eventJobs.ts), which is
 // why these mappers live outside main/http (dto.ts says more).
 import type { z } from 'zod';
 import type { DocumentDetail, DocumentListItem, PublicDocumentDetail } from '../../shared/schemas/documents.ts';
@@ -26,7 +28,6 @@ export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentList
     category_confidence: d.category_confidence,
     category_is_revised: d.category_is_revised,
     dataset_status: d.dataset_status,
-    status: statusPair(d.status),
     status_data: d.status,
     status_reason: d.status_reason,
     labeling_available: labelingAvailable(d.status),
@@ -35,7 +36,8 @@ export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentList
     proposed_split: d.proposed_split,
     extraction_ai: d.extraction_ai_id,
     document_set: d.document_set_id,
-    assignee: d.assignee_email,
+    assignee: d.assignee_id,
+    assignee_email: d.assignee_email,
     created_by: d.created_by,
     created_at: isoOut(d.created_at),
     updated_at: isoOut(d.updated_at),
@@ -47,6 +49,7 @@ export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentList
 
 export const documentOut = (v: DocumentDetailView): z.infer<typeof DocumentDetail> => ({
   ...documentListOut(v.doc),
+  status: statusPair(v.doc.status),
   text: v.doc.text,
   pages: v.pages.map(pageOut),
   ocr_engine: documentOcrEngine(v.pages),

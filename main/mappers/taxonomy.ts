@@ -32,6 +32,10 @@ export const categoryOut = (c: CategoryView) => ({
       name: l.name,
       api_name: apiName(l.name),
       data_type: l.data_type as LabelDataType,
+      // The SDK's Label reads its data type and description from these two (compat.md). Never `text`,
+      // `project` or `label_sets` here: the SDK passes this dict as keywords beside those parameters.
+      get_data_type_display: l.data_type as LabelDataType,
+      description: l.description,
       // Folio's AI keeps one value per label and annotation set: never several top candidates.
       has_multiple_top_candidates: false,
       threshold: l.threshold,

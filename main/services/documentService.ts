@@ -12,7 +12,7 @@ import type { DocumentPatch, DocumentPut, DocumentUpload } from '../../shared/sc
 import type { AnnotationService, DocumentTree } from './annotationService.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { documentForMember, isMember, projectForField, readableDocument } from './access.ts';
-import { DatasetStatus, DocumentStatus, statusName } from '../domain/documentStatus.ts';
+import { DATASET_STATUS_NAMES, DatasetStatus, DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { reviewBlockers } from '../domain/reviewRules.ts';
 import { enqueueAnalysis } from '../ai/analysis.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -298,9 +298,17 @@ export class DocumentService {
     return { status: await enqueueAnalysis(this.queue, r, changed, { splitting: false, urgent: true }), is_reviewed: false, extraction_ai_id: null };
   }
 
-  /** The document goes with its pages (cascade), then every file of it no row names any more. */
+  /**
+   * The document goes with its pages (cascade), then every file of it no row names any more. A document of
+   * a dataset (any dataset status but none) stays: as the hosted service, Folio refuses, so that training
+   * and test data are not lost by a script's clean-up (the SDK's tests expect the refusal).
+   */
   async remove(user: UserRow, id: number): Promise<void> {
     const doc = await documentForMember(this.repos, user, id);
+    if (doc.dataset_status !== DatasetStatus.NONE) {
+      const name = DATASET_STATUS_NAMES[doc.dataset_status] ?? String(doc.dataset_status);
+      throw ValidationError.of('dataset_status', `Cannot delete documents which are part of a dataset (dataset status ${name}): set its dataset status to None first.`);
+    }
     const pages = await this.repos.pages.listForDocument(doc.id);
     await this.uow((r) => r.documents.remove(doc.id));
     await this.releaseBlobs([doc.blob_key, doc.searchable_blob_key, ...pages.flatMap((p) => [p.image_blob, p.thumbnail_blob])]);
@@ -339,7 +347,7 @@ export class DocumentService {
   /** Spec 5.3 and 7.4: the assignee must be a member of the document's project. */
   private async memberOf(r: Repos, projectId: number, ref: number | string): Promise<number> {
     const user = typeof ref === 'number' ? await r.users.findById(ref) : await r.users.findByEmail(ref);
-    if (!user) throw ValidationError.of('assignee', typeof ref === 'number' ? unknownPk(ref) : `No user with the email ${ref}.`);
+    if (!user) throw ValidationError.of('assignee', typeof ref === 'number' ? `Invalid user id ${ref}: no such user.` : `No user with the email ${ref}.`);
     if (!(await isMember(r, user, projectId))) throw ValidationError.of('assignee', `${user.email} is not a member of project ${projectId}.`);
     return user.id;
   }

@@ -124,6 +124,7 @@ export const Annotation = z.object({
   label_set_id: Id.describe("the label set's id (compat.md: clients send and read both spellings)"),
   annotation_set: Id,
   span: z.array(SpanOut),
+  bboxes: z.array(SpanOut).describe('the same spans (compat.md): the SDK builds one span each from these, not one over every line from start_offset/end_offset'),
   offset_string: z.string(),
   offset_string_original: z.string(),
   custom_offset_string: z.boolean(),

@@ -64,8 +64,7 @@ export const DocumentListItem = z.object({
   category_confidence: z.number().nullable(),
   category_is_revised: z.boolean(),
   dataset_status: z.number().int(),
-  status: z.tuple([z.number().int(), z.string()]).describe('[code, name]'),
-  status_data: z.number().int(),
+  status_data: z.number().int().describe('the status code; list items carry no `status` (compat.md: the SDK passes them as keywords beside its own `status`)'),
   status_reason: z.string().nullable(),
   labeling_available: z.number().int().describe('1 when ready for review'),
   is_reviewed: z.boolean(),
@@ -83,7 +82,8 @@ export const DocumentListItem = z.object({
     .describe('while waiting for splitting confirmation (41): the documents the splitting AI proposes'),
   extraction_ai: Id.nullable().describe('the extraction AI whose annotations the document carries'),
   document_set: Id.nullable(),
-  assignee: z.string().nullable().describe('email'),
+  assignee: Id.nullable().describe('user id, as the SDK reads and sends it'),
+  assignee_email: z.string().nullable().describe("the assignee's email"),
   created_by: Id.nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -93,6 +93,7 @@ export const DocumentListItem = z.object({
 });
 
 export const DocumentDetail = DocumentListItem.extend({
+  status: z.tuple([z.number().int(), z.string()]).describe('[code, name]'),
   text: z.string().nullable(),
   pages: z.array(PageOut).describe('the pages as GET documents/<id>/pages/ lists them, one per page of text'),
   ocr_engine: z.string().nullable().describe('the OCR engine and version that read its scanned pages ("native tesseract 5.3.0"); null when every page had a text layer'),

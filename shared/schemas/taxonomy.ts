@@ -60,6 +60,8 @@ export const Category = z.object({
           name: z.string(),
           api_name: z.string(),
           data_type: z.enum(LABEL_DATA_TYPES),
+          get_data_type_display: z.enum(LABEL_DATA_TYPES).describe('same as data_type (the SDK reads this one)'),
+          description: z.string(),
           has_multiple_top_candidates: z.boolean().describe('always false: Folio keeps one value per label and annotation set'),
           threshold: z.number(),
         })),

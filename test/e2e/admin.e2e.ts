@@ -85,8 +85,8 @@ test('users, members and roles, assignment, unique category names', async ({ pag
   await page.getByLabel('Select all documents on this page').check();
   await page.getByLabel('Set assignee of the selected documents').selectOption(ann);
   await expect(page.getByRole('status').filter({ hasText: 'Assignee changed: 2 documents.' })).toBeVisible();
-  const docs = (await server.get(`/api/v3/documents/?project=${project.id}`)).results as { assignee: string | null }[];
-  expect(docs.map((d) => d.assignee)).toEqual([ann, ann]);
+  const docs = (await server.get(`/api/v3/documents/?project=${project.id}`)).results as { assignee_email: string | null }[];
+  expect(docs.map((d) => d.assignee_email)).toEqual([ann, ann]);
 
   // Removing an account: Ben goes.
   await page.getByRole('link', { name: 'Users' }).click();

@@ -103,7 +103,7 @@ test('search, sort and filter in the address; bulk and per-row changes; delete; 
 
   // Assigned to me.
   await page.getByLabel('Assignee of alpha.pdf').selectOption(E2E_ADMIN.email);
-  await expect.poll(async () => (await list(`id=${uploaded['alpha.pdf']}`))[0].assignee).toBe(E2E_ADMIN.email);
+  await expect.poll(async () => (await list(`id=${uploaded['alpha.pdf']}`))[0].assignee_email).toBe(E2E_ADMIN.email);
   await page.getByLabel('Assignee', { exact: true }).selectOption({ label: 'Assigned to me' });
   await expect(rows(page)).toHaveCount(1);
   await expect(row(page, 'alpha.pdf')).toBeVisible();
@@ -121,6 +121,14 @@ test('search, sort and filter in the address; bulk and per-row changes; delete; 
   await expect(confirm).toContainText('Delete “beta.pdf”?');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   expect(await list(`id=${uploaded['beta.pdf']}`)).toHaveLength(1);
+  await page.getByRole('button', { name: 'Actions for beta.pdf' }).click();
+  await page.getByRole('group', { name: 'Actions for beta.pdf' }).getByRole('button', { name: 'Delete…' }).click();
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  // Training data is not deleted (as on the hosted service): the reason shows, the row stays.
+  await expect(page.getByRole('status').filter({ hasText: 'Cannot delete documents which are part of a dataset' })).toBeVisible();
+  await expect(row(page, 'beta.pdf')).toHaveCount(1);
+  await page.getByLabel('Dataset status of beta.pdf').selectOption({ label: 'None' });
+  await expect.poll(async () => (await list(`id=${uploaded['beta.pdf']}`))[0].dataset_status).toBe(0);
   await page.getByRole('button', { name: 'Actions for beta.pdf' }).click();
   await page.getByRole('group', { name: 'Actions for beta.pdf' }).getByRole('button', { name: 'Delete…' }).click();
   await confirm.getByRole('button', { name: 'Delete' }).click();

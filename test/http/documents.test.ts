@@ -21,7 +21,7 @@ const DETAIL_KEYS = [
   'id', 'project', 'number_of_pages', 'data_file_name', 'file_url', 'original_file_url', 'thumbnail_url', 'callback_url',
   'category', 'category_confidence', 'category_is_revised', 'dataset_status', 'status', 'status_data', 'status_reason',
   'labeling_available', 'is_reviewed', 'is_public', 'text', 'pages', 'annotation_sets', 'proposed_split', 'document_set',
-  'assignee', 'created_by', 'created_at', 'updated_at', 'ocr_time', 'extraction_time', 'processing_time', 'extraction_ai',
+  'assignee', 'assignee_email', 'created_by', 'created_at', 'updated_at', 'ocr_time', 'extraction_time', 'processing_time', 'extraction_ai',
   'ocr_engine', 'content_hash', 'duplicate_of',
 ];
 
@@ -71,7 +71,7 @@ describe('upload (POST /api/v3/documents/)', () => {
     expect(d).toMatchObject({
       project: t.project, category: t.category, data_file_name: 'invoice-1.pdf', status: [0, 'Queuing for OCR'], status_data: 0,
       labeling_available: 0, is_reviewed: false, is_public: false, number_of_pages: 0, pages: [], proposed_split: null,
-      thumbnail_url: null, callback_url: null, assignee: null, dataset_status: 0, category_is_revised: false, text: null,
+      thumbnail_url: null, callback_url: null, assignee: null, assignee_email: null, dataset_status: 0, category_is_revised: false, text: null,
       file_url: `/doc/show/${d.id}/`, original_file_url: `/doc/show-original/${d.id}/`,
     });
     expect(d.created_at).toMatch(/\+00:00$/);
@@ -139,7 +139,9 @@ describe('upload (POST /api/v3/documents/)', () => {
     expect(nobody.status).toBe(400);
     expect(nobody.body.assignee[0]).toMatch(/No user/);
     const ok = await created(upload(api, { project: t.project, assignee: 'ADMIN@test.local' }));
-    expect(ok.assignee).toBe('admin@test.local');
+    // The user id, as the SDK reads and sends it back, and the email beside it.
+    expect(ok.assignee).toBe((await api.get('/api/v3/auth/me/')).body.id);
+    expect(ok.assignee_email).toBe('admin@test.local');
   });
 
   it('accepts sync as boolean strings (compat.md) and refuses anything else', async () => {
@@ -278,11 +280,12 @@ describe('list (GET /api/v3/documents/)', () => {
     return r.body.results.map((d: any) => d.id);
   };
 
-  it('returns the detail keys minus text, pages, annotation_sets, ocr_engine and duplicate_of', async () => {
+  it('returns the detail keys minus text, pages, annotation_sets, ocr_engine, duplicate_of and status', async () => {
     const r = await api.get(`/api/v3/documents/?project=${p}`);
     expect(r.body.count).toBe(3);
-    // ocr_engine comes from the pages, which the list does not read.
-    const keys = DETAIL_KEYS.filter((k) => !['text', 'pages', 'annotation_sets', 'ocr_engine', 'duplicate_of'].includes(k)).sort();
+    // ocr_engine comes from the pages, which the list does not read. `status` is left out because the SDK
+    // passes list items as keywords beside its own `status` parameter (compat.md); status_data is there.
+    const keys = DETAIL_KEYS.filter((k) => !['text', 'pages', 'annotation_sets', 'ocr_engine', 'duplicate_of', 'status'].includes(k)).sort();
     for (const d of r.body.results) expect(Object.keys(d).sort()).toEqual(keys);
   });
 
@@ -368,7 +371,7 @@ describe('detail, PATCH, PUT, DELETE', () => {
     });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({
-      category: cat2, category_is_revised: true, dataset_status: 3, assignee: 'admin@test.local', data_file_name: 'renamed.pdf', callback_url: 'http://localhost:9/cb',
+      category: cat2, category_is_revised: true, dataset_status: 3, assignee: (await api.get('/api/v3/auth/me/')).body.id, assignee_email: 'admin@test.local', data_file_name: 'renamed.pdf', callback_url: 'http://localhost:9/cb',
     });
     expect(r.body.annotation_sets.map((x: any) => x.label_set.id)).toEqual([cat2]);
     const cleared = await api.patch(`/api/v3/documents/${d.id}/`, { assignee: null, callback_url: '' });
@@ -424,5 +427,18 @@ describe('detail, PATCH, PUT, DELETE', () => {
     const [left] = (await sql`select (select count(*) from annotations where document_id = ${d.id}) as a, (select count(*) from annotation_sets where document_id = ${d.id}) as s`.execute(s.core.store.db)).rows;
     expect(left).toEqual({ a: 0, s: 0 });
     expect((await api.delete(`/api/v3/documents/${d.id}/`)).status).toBe(404);
+  });
+
+  it('DELETE refuses a document of a dataset (any dataset status but none) and keeps it', async () => {
+    for (const dataset_status of [1, 2, 3, 4]) {
+      const d = await created(upload(api, { project: t.project, dataset_status }));
+      const r = await api.delete(`/api/v3/documents/${d.id}/`);
+      expect(r.status).toBe(400);
+      expect(r.body.dataset_status[0]).toMatch(/Cannot delete documents which are part of a dataset/);
+      expect((await api.get(`/api/v3/documents/${d.id}/`)).status).toBe(200);
+      expect((await api.get(`/doc/show-original/${d.id}/`)).status).toBe(200);
+      expect((await api.patch(`/api/v3/documents/${d.id}/`, { dataset_status: 0 })).status).toBe(200);
+      expect((await api.delete(`/api/v3/documents/${d.id}/`)).status).toBe(204);
+    }
   });
 });

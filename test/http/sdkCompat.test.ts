@@ -70,8 +70,8 @@ describe('category schema', () => {
       [t.items, 'Line items', 'Line_items', true],
     ]);
     expect(category.schema[0].labels).toEqual([
-      { id: t.labels.date, name: 'Date', api_name: 'Date', data_type: 'Text', has_multiple_top_candidates: false, threshold: expect.any(Number) },
-      { id: t.labels.total, name: 'Total', api_name: 'Total', data_type: 'Text', has_multiple_top_candidates: false, threshold: expect.any(Number) },
+      { id: t.labels.date, name: 'Date', api_name: 'Date', data_type: 'Text', get_data_type_display: 'Text', description: '', has_multiple_top_candidates: false, threshold: expect.any(Number) },
+      { id: t.labels.total, name: 'Total', api_name: 'Total', data_type: 'Text', get_data_type_display: 'Text', description: '', has_multiple_top_candidates: false, threshold: expect.any(Number) },
     ]);
     expect(category.schema[1].labels.map((l: any) => l.id)).toEqual([t.labels.item, t.labels.amount]);
     const listed = (await api.get(`/api/v3/categories/?project=${t.project}`)).body.results.find((c: any) => c.id === t.category);
@@ -107,6 +107,8 @@ describe('annotations carry label_set_id', () => {
     expect(a.label_set.id).toBe(t.category);
     const listed = (await api.get(`/api/v3/annotations/?document=${doc.id}`)).body.results;
     expect(listed.map((x: any) => x.label_set_id)).toEqual([t.category]);
+    // The SDK builds one span per entry of `bboxes`; without them, one span from the top-level offsets.
+    expect(listed[0].bboxes).toEqual(listed[0].span);
   });
 });
 

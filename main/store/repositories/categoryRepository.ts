@@ -21,7 +21,7 @@ export interface SchemaLabelSet {
   id: number;
   name: string;
   has_multiple_sections: boolean;
-  labels: { id: number; name: string; data_type: string; threshold: number }[];
+  labels: { id: number; name: string; data_type: string; description: string; threshold: number }[];
 }
 
 const listSpec: ListSpec = {
@@ -66,7 +66,7 @@ export class CategoryRepository {
       ? await this.db
         .selectFrom('label_set_labels as lsl')
         .innerJoin('labels as l', 'l.id', 'lsl.label_id')
-        .select(['lsl.label_set_id', 'l.id', 'l.name', 'l.data_type', 'l.threshold'])
+        .select(['lsl.label_set_id', 'l.id', 'l.name', 'l.data_type', 'l.description', 'l.threshold'])
         .where('lsl.label_set_id', 'in', setIds)
         .orderBy('l.id')
         .execute()

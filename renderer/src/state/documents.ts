@@ -1,6 +1,7 @@
 // The documents tab's data: one page of a project's document list under the chosen filters, and the
 // uploads of this window (bytes first, then each processing state until the document is done). Uploads
 // live here rather than in a component so that they carry on while the reviewer looks elsewhere.
+import { documentStatusName } from '../../../shared/documentStatus.ts';
 import { create } from 'zustand';
 import type { DocumentItem, FolioClient } from '../api/client.ts';
 import { ApiError } from '../api/transport.ts';
@@ -183,7 +184,7 @@ export const useDocuments = create<DocumentsState>()((set, get) => {
           onProgress: (sent) => patchUpload(item.key, { sent: Math.min(sent, item.size) }),
         }),
       );
-      patchUpload(item.key, { sent: item.size, documentId: doc.id, ...settledOrProcessing(doc.status, doc.status_reason) });
+      patchUpload(item.key, { sent: item.size, documentId: doc.id, ...settledOrProcessing(doc.status_data, doc.status_reason) });
       refreshListOf(item.projectId);
       schedulePoll();
     } catch (err) {
@@ -216,7 +217,7 @@ export const useDocuments = create<DocumentsState>()((set, get) => {
         const ids = uploads.map((u) => u.documentId!);
         try {
           const page = await call((c) =>
-            c.listDocuments({ project: projectId, id: ids.join(','), fields: 'id,status,status_reason', limit: ids.length }),
+            c.listDocuments({ project: projectId, id: ids.join(','), fields: 'id,status_data,status_reason', limit: ids.length }),
           );
           const found = new Map(page.results.map((d) => [d.id, d]));
           let settled = false;
@@ -224,7 +225,7 @@ export const useDocuments = create<DocumentsState>()((set, get) => {
             const d = found.get(u.documentId!);
             // Gone from the list: deleted (or split) meanwhile; nothing more will happen to it here.
             const next: Partial<UploadItem> = d
-              ? settledOrProcessing(d.status, d.status_reason)
+              ? settledOrProcessing(d.status_data, d.status_reason)
               : { phase: 'failed', status: null, documentId: null, message: 'The document was deleted meanwhile.' };
             if (next.phase !== 'processing') settled = true;
             patchUpload(u.key, next);
@@ -299,8 +300,9 @@ useSession.subscribe((s, prev) => {
 
 export const isActive = (phase: UploadPhase) => phase === 'queued' || phase === 'uploading' || phase === 'processing';
 
-function settledOrProcessing(status: [number, string], reason: string | null): Pick<UploadItem, 'phase' | 'status' | 'message'> {
-  const [code] = status;
+/** List items carry the bare code (`status_data`); the upload list shows its name beside it. */
+function settledOrProcessing(code: number, reason: string | null): Pick<UploadItem, 'phase' | 'status' | 'message'> {
+  const status: [number, string] = [code, documentStatusName(code)];
   if (code === 2) return { phase: 'done', status, message: null };
   if (code === 41) return { phase: 'waiting', status, message: null };
   if (code === 111) return { phase: 'failed', status, message: reason ?? 'The document could not be processed.' };

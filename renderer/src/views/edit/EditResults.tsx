@@ -2,6 +2,7 @@
 // pipeline processes it, links to review them, and the original file; or, for a rejected proposal, the
 // document that goes on as it was.
 import { useClient } from '../../state/session.ts';
+import { documentStatusName } from '../../../../shared/documentStatus.ts';
 import type { DocumentOut } from '../../api/client.ts';
 import { useDocumentSet } from './useDocumentSet.ts';
 
@@ -71,7 +72,7 @@ export function EditResults({ original, results }: { original: DocumentOut; resu
                 <a href={`#/documents/${d.id}`}>{d.data_file_name}</a>
               </td>
               <td className="num">{d.number_of_pages || '…'}</td>
-              <td>{d.status[1]}</td>
+              <td>{documentStatusName(d.status_data)}</td>
             </tr>
           ))}
         </tbody>

@@ -2,6 +2,7 @@
 // file name (the link that opens it; a click anywhere else on the row does too), and in place the dataset
 // status, category and assignee, which change at once. Column headers sort; a row's menu reads or extracts
 // it again or deletes it. Paging at the foot.
+import { documentStatusName } from '../../../../shared/documentStatus.ts';
 import { useState } from 'react';
 import type { CategoryOut, DocumentItem, MemberOut } from '../../api/client.ts';
 import { navigate } from '../../router.ts';
@@ -121,7 +122,8 @@ interface RowProps {
 function Row({ d, checked, categories, members, fileUrl, onSelect, onAction }: RowProps) {
   const name = d.data_file_name;
   // An assignee who has left the project is still shown, as an option of its own.
-  const assignees = d.assignee && !members.some((m) => m.email === d.assignee) ? [...members.map((m) => m.email), d.assignee] : members.map((m) => m.email);
+  const assignee = d.assignee_email;
+  const assignees = assignee && !members.some((m) => m.email === assignee) ? [...members.map((m) => m.email), assignee] : members.map((m) => m.email);
   return (
     <tr
       className={`status-${d.status_data}${checked ? ' selected' : ''}`}
@@ -143,7 +145,7 @@ function Row({ d, checked, categories, members, fileUrl, onSelect, onAction }: R
         </div>
       </td>
       <td>
-        <span className="status-name">{d.status[1]}</span>
+        <span className="status-name">{documentStatusName(d.status_data)}</span>
         {d.status_data === 111 && d.status_reason && <span className="status-reason">{d.status_reason}</span>}
       </td>
       <td>
@@ -158,7 +160,7 @@ function Row({ d, checked, categories, members, fileUrl, onSelect, onAction }: R
       </td>
       <td>{d.is_reviewed ? 'Yes' : <span className="muted">No</span>}</td>
       <td>
-        <select aria-label={`Assignee of ${name}`} value={d.assignee ?? ''} onChange={(e) => onAction([d.id], { kind: 'assignee', value: e.target.value || null })}>
+        <select aria-label={`Assignee of ${name}`} value={d.assignee_email ?? ''} onChange={(e) => onAction([d.id], { kind: 'assignee', value: e.target.value || null })}>
           <option value="">Nobody</option>
           {assignees.map((email) => (
             <option key={email} value={email}>

@@ -400,6 +400,7 @@ async function mixedSection(dir: string, tessdata: string): Promise<string[]> {
         };
         for (const step of (round + i) % 2 === 0 ? [folio, other] : [other, folio]) await step();
       }
+      console.log(`  round ${round + 1} of ${MIXED_ROUNDS}: Folio ${parts.map((p) => f2(p.folio[round])).join(' / ')} s, OCRmyPDF ${parts.map((p) => (p.other[round] === undefined ? '-' : f2(p.other[round]))).join(' / ')} s (load at its start ${loads[round]})`);
     }
   } finally {
     await stop(s);

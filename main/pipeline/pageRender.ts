@@ -1,7 +1,12 @@
 // Rasterizes one PDF page, in a PDF worker thread (pdf.worker.ts): pdf.js paints the page onto an
 // @napi-rs/canvas once, at the largest resolution asked for, and sharp derives and encodes every image
 // from those pixels. A page that is one full-page picture (scanPages.ts) is decoded by sharp instead, at
-// its own resolution. The page is released right after, so a worker holds one page's pixels at most.
+// its own resolution. A page that is one picture placed inside it with margins (a photo fitted into A4) is
+// painted for OCR at the picture's own resolution (when it has at least MIN_PICTURE_OCR_DPI, at most
+// ocrDpi): painting it at 300 dpi adds no detail, only pixels to paint (OCR reads both alike, bench:pipeline),
+// and small print is enlarged by the OCR's own step (readPage.ts) where it needs to be. A full-page scan
+// stays at 300 dpi: read at 200 dpi, its print is enlarged further than 300 dpi gives, which costs OCR time.
+// The page is released right after, so a worker holds one page's pixels at most.
 import { createCanvas } from '@napi-rs/canvas';
 import { AnnotationMode, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { promisify } from 'node:util';
@@ -21,6 +26,8 @@ export interface RenderSettings {
   ocrDpi: number;
   /** Large pages get a lower OCR resolution so that one page never exceeds this many pixels. */
   maxOcrPixels: number;
+  /** A page that is one picture is read at the picture's resolution (see ocrDpiOf). */
+  ocrAtPictureDpi: boolean;
 }
 
 /** An encoded PNG. Points map to its pixels as px = pt × widthPx / widthPt on x and pt × heightPx / heightPt
@@ -55,15 +62,26 @@ function targetAt(widthPt: number, heightPt: number, dpi: number): Target {
   return { dpi, widthPx: Math.max(1, Math.round((widthPt * dpi) / 72)), heightPx: Math.max(1, Math.round((heightPt * dpi) / 72)) };
 }
 
+/** A picture placed on a page with at least this resolution is read at its own resolution; one with less
+ * (a small picture blown up over the page) is rendered at ocrDpi as any other page. */
+export const MIN_PICTURE_OCR_DPI = 150;
+
+/** The resolution a page is read at: ocrDpi, or the picture's own when the page is one placed picture of at
+ * least MIN_PICTURE_OCR_DPI; never more pixels than maxOcrPixels. */
+export function ocrDpiOf(widthPt: number, heightPt: number, s: Pick<RenderSettings, 'ocrDpi' | 'maxOcrPixels'>, pictureDpi?: number): number {
+  const wanted = pictureDpi !== undefined && pictureDpi >= MIN_PICTURE_OCR_DPI ? Math.min(s.ocrDpi, pictureDpi) : s.ocrDpi;
+  return Math.min(wanted, Math.sqrt((s.maxOcrPixels * 72 * 72) / (widthPt * heightPt)));
+}
+
 /** Sizes of every output for a page of widthPt × heightPt points, and the one resolution to paint at:
  * the largest needed (smaller images are resampled from it, cheaper than a second pdf.js pass and
  * better antialiased than painting a scan straight at thumbnail size). */
-function renderTargets(widthPt: number, heightPt: number, s: RenderSettings) {
+function renderTargets(widthPt: number, heightPt: number, s: RenderSettings, pictureDpi?: number) {
   const imageDpi = Math.min(s.maxImageDpi, (s.imageLongSidePx * 72) / Math.max(widthPt, heightPt));
   // Its long side never above the viewer image's: a page a point wide and metres tall would give billions of pixels.
   const thumbnailDpi = Math.min((s.thumbnailWidthPx * 72) / widthPt, (s.imageLongSidePx * 72) / Math.max(widthPt, heightPt));
-  const ocrDpi = Math.min(s.ocrDpi, Math.sqrt((s.maxOcrPixels * 72 * 72) / (widthPt * heightPt)));
-  const paintDpi = s.ocr ? ocrDpi : s.image ? imageDpi : Math.min(imageDpi, 2 * thumbnailDpi);
+  const ocrDpi = ocrDpiOf(widthPt, heightPt, s, pictureDpi);
+  const paintDpi = s.ocr ? Math.max(ocrDpi, s.image ? imageDpi : 0) : s.image ? imageDpi : Math.min(imageDpi, 2 * thumbnailDpi);
   return {
     image: targetAt(widthPt, heightPt, imageDpi),
     thumbnail: targetAt(widthPt, heightPt, thumbnailDpi),
@@ -83,8 +101,8 @@ export async function renderPage(doc: PDFDocumentProxy, number: number, s: Rende
   const page = await doc.getPage(number);
   try {
     const { width: widthPt, height: heightPt } = page.getViewport({ scale: 1 });
-    const targets = renderTargets(widthPt, heightPt, s);
-    const pixels = (scan && scan.rotation === page.rotate && (await decodeScan(scan))) || (await paint(page, widthPt, heightPt, targets.paint.widthPx, targets.paint.heightPx));
+    const targets = renderTargets(widthPt, heightPt, s, s.ocrAtPictureDpi && scan && !scan.fillsPage ? scan.dpi : undefined);
+    const pixels = (scan?.fillsPage && scan.rotation === page.rotate && (await decodeScan(scan))) || (await paint(page, widthPt, heightPt, targets.paint.widthPx, targets.paint.heightPx));
     try {
       const encode = async (target: Target, gray: boolean, png: PngSettings): Promise<RenderedImage> => {
         let img = sharp(pixels.data, { raw: { width: pixels.widthPx, height: pixels.heightPx, channels: pixels.channels } });

@@ -7,7 +7,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { lowerThisWorkerThread } from './backgroundPriority.ts';
 import { openPdfjsDocument } from './pdfjsDocument.ts';
 import { renderPage } from './pageRender.ts';
-import { findScanPages, type ScanPage } from './scanPages.ts';
+import { findPicturePages, type ScanPage } from './scanPages.ts';
 import { openForText, readPageText } from './pdfTextGeometry.ts';
 import { packPageText } from './packedText.ts';
 import { probePdf, rewritePdf } from './pdfProbe.ts';
@@ -29,8 +29,8 @@ function serve(port: MessagePort): void {
     switch (req.type) {
       case 'open': {
         await close();
-        // Pages rendered for OCR are mostly scans: find the full-page JPEGs before pdf.js detaches the bytes.
-        const scans = req.as.purpose === 'render' && req.as.settings.ocr ? await findScanPages(req.pdf) : new Map<number, ScanPage>();
+        // Pages rendered for OCR are mostly scans: find the pictures before pdf.js detaches the bytes.
+        const scans = req.as.purpose === 'render' && req.as.settings.ocr ? await findPicturePages(req.pdf) : new Map<number, ScanPage>();
         const task = req.as.purpose === 'text' ? openForText(req.pdf) : openPdfjsDocument(req.pdf);
         const proxy = await task.promise.catch(async (err: unknown) => {
           await task.destroy();

@@ -23,6 +23,9 @@ export interface RenderOptions {
   ocrDpi?: number;
   /** Pixel budget of one OCR image (default 25 million: A2 and larger pages get a lower dpi). */
   maxOcrPixels?: number;
+  /** A page that is one picture placed inside it is read at the picture's own resolution (pageRender.ts;
+   * default true; bench:pipeline compares with it off). */
+  ocrAtPictureDpi?: boolean;
   /** 1-based page numbers to render, in the order wanted (default all pages). */
   pages?: number[];
   /** A page (or opening the PDF) that takes longer fails and its worker is stopped (default 120 s): a
@@ -44,6 +47,7 @@ export async function* renderPages(pdf: Uint8Array, options: RenderOptions = {})
     thumbnailWidthPx: options.thumbnailWidthPx ?? 200,
     ocrDpi: options.ocrDpi ?? 300,
     maxOcrPixels: options.maxOcrPixels ?? 25_000_000,
+    ocrAtPictureDpi: options.ocrAtPictureDpi ?? true,
   };
   yield* eachPage(pdf, {
     open: { purpose: 'render', settings },

@@ -9,6 +9,10 @@
 // the image is 8-bit gray or RGB, JPEG (DCT) or Deflate data with no mask, no decode array and no other
 // filter; the crop box, if any, is the media box. Anything else (text, vector art, several images, CMYK,
 // JPEG 2000, CCITT, JBIG2) is painted by pdf.js as before. A PDF pdf-lib cannot read gives no shortcut, never an error.
+//
+// A page that is one such picture placed upright inside the page with margins around it (what image-to-PDF
+// tools write for a photo fitted into A4, `img2pdf --pagesize A4`) is found too (fillsPage false): pdf.js
+// paints it, and the picture's own resolution tells the renderer the resolution to read it at (pageRender.ts).
 import zlib from 'node:zlib';
 import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, type PDFObject, type PDFPage } from 'pdf-lib';
 
@@ -23,6 +27,10 @@ export interface ScanPage {
   channels: 1 | 3;
   /** The page's /Rotate, clockwise degrees (0, 90, 180 or 270). */
   rotation: number;
+  /** Whether the picture covers the whole page (then sharp decodes it in place of pdf.js), or sits inside it. */
+  fillsPage: boolean;
+  /** Pixels per inch of the picture as placed on the page (the finer of its two axes). */
+  dpi: number;
 }
 
 /** How close (in points) the image's placement must be to the media box. */
@@ -30,6 +38,12 @@ const PLACEMENT_TOLERANCE_PT = 0.5;
 
 /** The 1-based numbers of the pages that are one full-page picture, with that picture. Never throws. */
 export async function findScanPages(pdf: Uint8Array): Promise<Map<number, ScanPage>> {
+  return new Map([...(await findPicturePages(pdf))].filter(([, scan]) => scan.fillsPage));
+}
+
+/** The 1-based numbers of the pages that are one picture, over the whole page or placed upright inside it,
+ * with that picture. Never throws. */
+export async function findPicturePages(pdf: Uint8Array): Promise<Map<number, ScanPage>> {
   const out = new Map<number, ScanPage>();
   let doc: PDFDocument;
   let pages: PDFPage[];
@@ -60,7 +74,10 @@ function scanOf(doc: PDFDocument, page: PDFPage): ScanPage | null {
   if (!placed) return null;
   const [a, b, c, d, e, f] = placed.matrix;
   const near = (x: number, y: number) => Math.abs(x - y) <= PLACEMENT_TOLERANCE_PT;
-  if (!(near(a, media.width) && near(b, 0) && near(c, 0) && near(d, media.height) && near(e, media.x) && near(f, media.y))) return null;
+  // Upright (no turn, no mirror), and within the media box.
+  if (!(near(b, 0) && near(c, 0) && a > 0 && d > 0)) return null;
+  if (e < media.x - PLACEMENT_TOLERANCE_PT || f < media.y - PLACEMENT_TOLERANCE_PT || e + a > media.x + media.width + PLACEMENT_TOLERANCE_PT || f + d > media.y + media.height + PLACEMENT_TOLERANCE_PT) return null;
+  const fillsPage = near(a, media.width) && near(d, media.height) && near(e, media.x) && near(f, media.y);
   const xobjects = page.node.Resources()?.lookupMaybe(PDFName.of('XObject'), PDFDict);
   const image = xobjects?.lookup(PDFName.of(placed.name));
   if (!(image instanceof PDFRawStream)) return null;
@@ -81,7 +98,7 @@ function scanOf(doc: PDFDocument, page: PDFPage): ScanPage | null {
   const widthPx = number(dict, 'Width');
   const heightPx = number(dict, 'Height');
   if (channels === null || !widthPx || !heightPx) return null;
-  const scan = { widthPx, heightPx, channels, rotation };
+  const scan = { widthPx, heightPx, channels, rotation, fillsPage, dpi: Math.max((widthPx * 72) / a, (heightPx * 72) / d) };
   const parms = dict.lookup(PDFName.of('DecodeParms'));
   if (filter === '/DCTDecode') return parms ? null : { ...scan, data: image.contents.slice(), encoding: 'jpeg' };
   // Deflate: bare pixels, or rows each led by a PNG filter byte (predictors 10-15) for Columns × Colors samples.

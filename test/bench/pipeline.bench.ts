@@ -8,6 +8,15 @@
 // within one run), and what reading a 150-page born-digital PDF's text takes from the event loop.
 // BENCH_LARGE_PAGES=0 skips the 100-page run; BENCH_PAGES changes the 10; BENCH_ENGINES=native,wasm limits
 // the engines measured through the pool (the photo readers take about a minute a page).
+//
+// Then a mixed real-world PDF made the way users' files are (test/helpers/realWorldPdf.ts: 5 letter pages
+// drawn by ImageMagick and "scanned" as grayscale PNG and colour JPEG at 200 and 300 dpi, and 5 photographed
+// SROIE development receipts, 171-176, which no bench tunes on, all wrapped by `img2pdf --pagesize A4`):
+// a warm `folio serve` with 2 OCR workers (sync upload) and OCRmyPDF (`--jobs 2 --force-ocr`) side by side,
+// alternating which goes first, BENCH_MIXED_ROUNDS rounds (default 3) of the whole PDF, its letters alone
+// and its receipts alone; medians, spreads, the speed ratio (OCRmyPDF's seconds over Folio's), every letter
+// line and the receipts' key values (company, date, total) found in each text, and where Folio's time per
+// page goes on it. BENCH_MIXED_ONLY=1 runs that part alone.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,20 +27,23 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { appRoot } from '../../main/paths.ts';
 import { bundledTraineddata } from '../../main/pipeline/languages.ts';
-import { knownEngines, selectEngine, type OcrEngine } from '../../main/pipeline/ocr/engine.ts';
+import { knownEngines, selectEngine, selectPhotoEngine, type OcrEngine } from '../../main/pipeline/ocr/engine.ts';
 import { OcrPool, type OcrPageResult } from '../../main/pipeline/ocr/ocrPool.ts';
-import { renderPages } from '../../main/pipeline/render.ts';
+import { renderPages, type RenderedPage } from '../../main/pipeline/render.ts';
 import { buildSearchablePdf } from '../../main/pipeline/searchablePdf.ts';
 import { extractPdfText } from '../../main/pipeline/pdfText.ts';
 import { extractPdfTextInThread } from '../../main/pipeline/pdfTextGeometry.ts';
 import { measureEventLoop, type LoopUse } from '../helpers/eventLoop.ts';
 import { bodyText, bornDigitalPdf, drawPage } from '../helpers/ocrPages.ts';
+import { BENCH_RECEIPTS, keysFound, linesFound, mixedPdf, type MixedPdf } from '../helpers/realWorldPdf.ts';
 
 const run = promisify(execFile);
 const LARGE_PAGES = Number(process.env.BENCH_LARGE_PAGES ?? 100);
 /** Pages of the born-digital PDF and of the scan (BENCH_PAGES, default 10; the aims are for 10). */
 const PAGES = Number(process.env.BENCH_PAGES ?? 10);
 const READ_PAGES = 150;
+const MIXED_ROUNDS = Number(process.env.BENCH_MIXED_ROUNDS ?? 3);
+const MIXED_ONLY = process.env.BENCH_MIXED_ONLY === '1';
 
 interface Server {
   url: string;
@@ -113,10 +125,17 @@ async function scanPdf(pngs: Buffer[]): Promise<Uint8Array> {
   return pdf.save();
 }
 
-/** Folio's own eng model, uncompressed, in a tessdata folder: the program and OCRmyPDF read with it too. */
-function stageEnglish(dir: string): string {
+/** Folio's own eng model, uncompressed, in a tessdata folder: the program and OCRmyPDF read with it too.
+ * The installed tesseract's configs and pdf.ttf go beside it: OCRmyPDF has tesseract write text and a PDF
+ * text layer by them, and writes PDFs without text when they are missing. */
+async function stageEnglish(dir: string): Promise<string> {
   const tessdata = path.join(dir, 'tessdata');
   fs.mkdirSync(tessdata, { recursive: true });
+  const listed = await run('tesseract', ['--list-langs']).then((r) => `${r.stdout}${r.stderr}`, () => '');
+  const system = /languages in "([^"]+)"/.exec(listed)?.[1];
+  for (const name of ['configs', 'tessconfigs', 'pdf.ttf']) {
+    if (system && fs.existsSync(path.join(system, name))) fs.cpSync(path.join(system, name), path.join(tessdata, name), { recursive: true });
+  }
   const eng = bundledTraineddata().find((t) => t.code === 'eng')!;
   const model = fs.readFileSync(eng.file);
   fs.writeFileSync(path.join(tessdata, 'eng.traineddata'), eng.file.endsWith('.gz') ? zlib.gunzipSync(model) : model);
@@ -182,13 +201,18 @@ async function likeForLike(engine: OcrEngine, pages: OcrPage[], files: string[],
 
 /** OCRmyPDF with 2 jobs on the scan (one tesseract thread each, Folio's eng model): seconds, or why not. */
 async function ocrmypdfSeconds(scanFile: string, tessdata: string, mode: '--skip-text' | '--force-ocr'): Promise<number> {
+  return (await ocrmypdf(scanFile, tessdata, mode)).seconds;
+}
+
+/** OCRmyPDF's run and the file it wrote. */
+async function ocrmypdf(scanFile: string, tessdata: string, mode: '--skip-text' | '--force-ocr'): Promise<{ seconds: number; out: string }> {
   const out = `${scanFile}.${mode.slice(2)}.pdf`;
   const t = performance.now();
   await run('ocrmypdf', ['--jobs', '2', '--output-type', 'pdf', mode, '-l', 'eng', '--quiet', scanFile, out], {
     env: { ...process.env, TESSDATA_PREFIX: tessdata, OMP_THREAD_LIMIT: '1' },
     maxBuffer: 1 << 24,
   });
-  return (performance.now() - t) / 1000;
+  return { seconds: (performance.now() - t) / 1000, out };
 }
 
 /** Time spent in the engine's calls (summed over workers): orientation detection and reading. */
@@ -229,17 +253,21 @@ interface OcrPage {
   heightPt: number;
 }
 
+/** Every worker of the pool started, its engine and models loaded, on a strip of `first` (1.5 inches high). */
+async function warmPool(pool: OcrPool, first: OcrPage): Promise<void> {
+  const stripPx = Math.round(first.dpi * 1.5);
+  const { width = 0 } = await sharp(first.png).metadata();
+  const strip = new Uint8Array(await sharp(first.png).extract({ left: 0, top: 0, width, height: stripPx }).png().toBuffer());
+  await Promise.all(Array.from({ length: pool.size }, () => pool.recognize(strip, { langs: 'eng', dpi: first.dpi, pageWidthPt: first.widthPt, pageHeightPt: (stripPx * 72) / first.dpi })));
+}
+
 /** The pages through an OCR pool of `size` workers (warmed on a strip of the first page first): seconds per
  * page, the engine's own time, and the results. */
 async function poolRun(engine: OcrEngine, size: number, pages: OcrPage[], dataDir: string, orientation: boolean): Promise<{ perPage: number; time: EngineTime; results: OcrPageResult[] }> {
   const time: EngineTime = { osdMs: 0, ocrMs: 0, passes: 0 };
   const pool = new OcrPool({ dataDir, size, engine: timedEngine(engine, time), preprocess: { orientation } });
   try {
-    const first = pages[0];
-    const stripPx = Math.round(first.dpi * 1.5);
-    const { width = 0 } = await sharp(first.png).metadata();
-    const strip = new Uint8Array(await sharp(first.png).extract({ left: 0, top: 0, width, height: stripPx }).png().toBuffer());
-    await Promise.all(Array.from({ length: size }, () => pool.recognize(strip, { langs: 'eng', dpi: first.dpi, pageWidthPt: first.widthPt, pageHeightPt: (stripPx * 72) / first.dpi })));
+    await warmPool(pool, pages[0]);
     Object.assign(time, { osdMs: 0, ocrMs: 0, passes: 0 });
     const t = performance.now();
     const results = await Promise.all(pages.map((p) => pool.recognize(p.png, { langs: 'eng', dpi: p.dpi, pageWidthPt: p.widthPt, pageHeightPt: p.heightPt })));
@@ -262,6 +290,164 @@ async function readingFigures(): Promise<string[]> {
   return [line('in the PDF workers', await measureEventLoop(() => extractPdfText(pdf))), line('on the main thread', await measureEventLoop(() => extractPdfTextInThread(pdf)))];
 }
 
+/** A sync upload (the answer holds the document and its text): seconds from the first byte sent to the answer. */
+async function syncUpload(s: Server, project: number, name: string, pdf: Uint8Array): Promise<{ seconds: number; text: string }> {
+  const form = new FormData();
+  form.set('project', String(project));
+  form.set('sync', 'true');
+  form.set('data_file', new Blob([pdf as BlobPart], { type: 'application/pdf' }), name);
+  const t = performance.now();
+  const r = await fetch(`${s.url}/api/v3/documents/`, { method: 'POST', headers: { Authorization: `Token ${s.token}` }, body: form });
+  const doc = (await r.json()) as { status_data?: number; status_reason?: string; text?: string };
+  const seconds = (performance.now() - t) / 1000;
+  if (doc.status_data !== 2) throw new Error(`${name} was not processed: ${doc.status_reason ?? JSON.stringify(doc).slice(0, 300)}`);
+  return { seconds, text: doc.text ?? '' };
+}
+
+const median = (xs: number[]) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+const spread = (xs: number[]) => `${f2(Math.min(...xs))}-${f2(Math.max(...xs))}`;
+
+/** One page of the mixed PDF through Folio's stages, alone: what it costs where. */
+interface PageCost {
+  kind: string;
+  renderS: number;
+  /** Rendering it at 300 dpi whatever its picture's resolution (ocrAtPictureDpi off). */
+  render300S: number;
+  dpi: number;
+  engine: string;
+  osdS: number;
+  readS: number;
+  passes: number;
+  totalS: number;
+}
+
+/** The mixed PDF's pages rendered by one PDF worker, and read one at a time by a one-worker pool as Folio
+ * routes them (the photo reader beside tesseract when this machine has it), then its searchable PDF. */
+async function mixedBreakdown(mixed: MixedPdf, dataDir: string): Promise<{ pages: PageCost[]; pdfS: number }> {
+  const kinds = [...mixed.letters.map((l) => `letter, ${l.style.dpi} dpi ${l.style.format}`), ...mixed.receipts.map((r) => `receipt ${r.number} (photo JPEG)`)];
+  const rendered = async (ocrAtPictureDpi: boolean) => {
+    const out: { page: RenderedPage; s: number }[] = [];
+    let t = performance.now();
+    for await (const page of renderPages(mixed.pdf, { ocr: true, workers: 1, ocrAtPictureDpi })) {
+      out.push({ page, s: (performance.now() - t) / 1000 });
+      t = performance.now();
+    }
+    return out;
+  };
+  await rendered(true); // pdf.js and the worker warm
+  const at300 = await rendered(false);
+  const pages = await rendered(true);
+  const time: EngineTime = { osdMs: 0, ocrMs: 0, passes: 0 };
+  const photo = selectPhotoEngine();
+  const pool = new OcrPool({ dataDir, size: 1, engine: timedEngine(selectEngine(), time), photoEngine: photo && timedEngine(photo, time) });
+  const costs: PageCost[] = [];
+  const results: OcrPageResult[] = [];
+  try {
+    const asPage = ({ page }: (typeof pages)[number]): OcrPage => ({ png: page.ocr!.png, dpi: page.ocr!.dpi, widthPt: page.widthPt, heightPt: page.heightPt });
+    await warmPool(pool, asPage(pages[0]));
+    for (const [i, r] of pages.entries()) {
+      Object.assign(time, { osdMs: 0, ocrMs: 0, passes: 0 });
+      const p = asPage(r);
+      const t = performance.now();
+      const result = await pool.recognize(p.png, { langs: 'eng', dpi: p.dpi, pageWidthPt: p.widthPt, pageHeightPt: p.heightPt });
+      results.push(result);
+      costs.push({ kind: kinds[i] ?? '?', renderS: r.s, render300S: at300[i].s, dpi: p.dpi, engine: result.engine, osdS: time.osdMs / 1000, readS: time.ocrMs / 1000, passes: time.passes, totalS: (performance.now() - t) / 1000 });
+    }
+  } finally {
+    await pool.close();
+  }
+  const t = performance.now();
+  await buildSearchablePdf(
+    mixed.pdf,
+    results.map((r, i) => ({ kind: 'ocr' as const, words: r.words.map(({ text, x0, x1, y0, y1 }) => ({ text, x0, x1, y0, y1 })), widthPt: pages[i].page.widthPt, heightPt: pages[i].page.heightPt, turn: r.rotation })),
+  );
+  return { pages: costs, pdfS: (performance.now() - t) / 1000 };
+}
+
+/** The mixed real-world PDF, its letters and its receipts: Folio (warm `folio serve`, 2 OCR workers, sync
+ * upload) and OCRmyPDF in turn, rounds alternating which goes first; then Folio's stages on it. */
+async function mixedSection(dir: string, tessdata: string): Promise<string[]> {
+  const mixed = await mixedPdf(path.join(dir, 'mixed'));
+  const n = mixed.letters.length + mixed.receipts.length;
+  const parts = [
+    { name: `mixed PDF, ${n} pages`, file: mixed.file, letters: true, receipts: true },
+    { name: `its ${mixed.letters.length} letter pages alone`, file: mixed.lettersFile, letters: true, receipts: false },
+    { name: `its ${mixed.receipts.length} receipts alone`, file: mixed.receiptsFile, letters: false, receipts: true },
+  ].map((p) => ({ ...p, folio: [] as number[], other: [] as number[], folioText: '', otherText: '' }));
+  const hasOcrmypdf = await installed('ocrmypdf');
+  const loads: string[] = [];
+  const s = await startServer(path.join(dir, 'data-mixed'), 2);
+  try {
+    const project = (await api(s, 'POST', '/api/v3/projects/', { name: 'bench', ocr_languages: ['eng'] })).id;
+    // Warm-up: workers, models and pdf.js load once per process.
+    await syncUpload(s, project, 'warm.pdf', new Uint8Array(fs.readFileSync(mixed.receiptsFile)));
+    for (let round = 0; round < MIXED_ROUNDS; round++) {
+      loads.push(os.loadavg()[0].toFixed(2));
+      for (const [i, part] of parts.entries()) {
+        const folio = async () => {
+          const r = await syncUpload(s, project, path.basename(part.file), new Uint8Array(fs.readFileSync(part.file)));
+          part.folio.push(r.seconds);
+          part.folioText = r.text;
+        };
+        const other = async () => {
+          if (!hasOcrmypdf) return;
+          const r = await ocrmypdf(part.file, tessdata, '--force-ocr');
+          part.other.push(r.seconds);
+          part.otherText = (await run('pdftotext', [r.out, '-'], { maxBuffer: 1 << 24 })).stdout;
+        };
+        for (const step of (round + i) % 2 === 0 ? [folio, other] : [other, folio]) await step();
+      }
+      console.log(`  round ${round + 1} of ${MIXED_ROUNDS}: Folio ${parts.map((p) => f2(p.folio[round])).join(' / ')} s, OCRmyPDF ${parts.map((p) => (p.other[round] === undefined ? '-' : f2(p.other[round]))).join(' / ')} s (load at its start ${loads[round]})`);
+    }
+  } finally {
+    await stop(s);
+  }
+  const breakdown = await mixedBreakdown(mixed, path.join(dir, 'ocr-mixed'));
+
+  const out: string[] = [];
+  out.push(`\nMixed real-world PDF (img2pdf --pagesize A4): ${mixed.letters.map((l) => `${l.style.dpi} dpi ${l.style.format}`).join(', ')} letter pages drawn by ImageMagick, ` +
+    `and SROIE development receipts ${BENCH_RECEIPTS.join(', ')} (photos, JPEG; no bench tunes on them).`);
+  out.push(`Folio: warm folio serve, FOLIO_OCR_WORKERS=2, sync upload; OCRmyPDF ${hasOcrmypdf ? '--jobs 2 --output-type pdf --force-ocr, Folio\'s eng model' : 'not installed (apt-get install ocrmypdf)'}; ` +
+    `${MIXED_ROUNDS} rounds, alternating which goes first; load average (1 min) at each round: ${loads.join(', ')}.`);
+  out.push(`${'document'.padEnd(34)} ${'Folio s (median, spread)'.padStart(26)} ${'OCRmyPDF s'.padStart(20)} ${'speed ratio'.padStart(12)}  letter lines Folio / OCRmyPDF   receipts' company, date, total Folio / OCRmyPDF`);
+  const aims: string[] = [];
+  for (const p of parts) {
+    const ratios = p.other.map((o, i) => o / p.folio[i]);
+    const lines = (t: string) => { const l = linesFound(t, mixed.letters); return `${l.found}/${l.of}`; };
+    const keys = (t: string) => { const k = keysFound(t, mixed.receipts); return `${k.company}, ${k.date}, ${k.total} of ${k.of}`; };
+    out.push(`${p.name.padEnd(34)} ${`${f2(median(p.folio))} (${spread(p.folio)})`.padStart(26)} ${(p.other.length ? `${f2(median(p.other))} (${spread(p.other)})` : '-').padStart(20)} ${(ratios.length ? `${f2(median(ratios))} (${spread(ratios)})` : '-').padStart(12)}  ` +
+      `${p.letters ? `${lines(p.folioText)} / ${hasOcrmypdf ? lines(p.otherText) : '-'}` : '-'.padEnd(9)}   ${p.receipts ? `${keys(p.folioText)} / ${hasOcrmypdf ? keys(p.otherText) : '-'}` : '-'}`);
+    if (ratios.length) aims.push(`${p.name}: median speed ratio ${f2(median(ratios))} (${verdict(median(ratios) >= 1)})`);
+  }
+  const whole = parts[0];
+  const l = linesFound(whole.folioText, mixed.letters);
+  const k = keysFound(whole.folioText, mixed.receipts);
+  out.push(`  (speed ratio: OCRmyPDF's seconds over Folio's in the same round, above 1 when Folio is faster; Folio's letter lines missing: ${l.missing.length ? l.missing.map((m) => `"${m}"`).join(', ') : 'none'})`);
+  if (hasOcrmypdf) {
+    const o = keysFound(whole.otherText, mixed.receipts);
+    const quality = l.found === l.of && k.company >= o.company && k.date >= o.date && k.total >= o.total;
+    aims.push(`every letter line in Folio's text and at least OCRmyPDF's key values: ${l.found}/${l.of} lines, ${k.company}/${k.date}/${k.total} against ${o.company}/${o.date}/${o.total} (${verdict(quality)})`);
+  }
+  out.push(`Aims (Folio at least as fast as OCRmyPDF, reading as well): ${aims.join('; ')}.`);
+
+  out.push(`\nWhere Folio's time goes on the mixed PDF, each page alone (one PDF worker renders, one OCR worker reads), seconds:`);
+  out.push(`${'page'.padEnd(5)} ${'kind'.padEnd(32)} ${'render'.padStart(7)} ${'at 300'.padStart(7)} ${'OCR dpi'.padStart(8)} ${'engine'.padStart(7)} ${'OSD'.padStart(6)} ${'reading'.padStart(8)} ${'passes'.padStart(7)} ${'around'.padStart(7)} ${'OCR all'.padStart(8)}`);
+  breakdown.pages.forEach((c, i) => {
+    out.push(`${String(i + 1).padEnd(5)} ${c.kind.padEnd(32)} ${f2(c.renderS).padStart(7)} ${f2(c.render300S).padStart(7)} ${c.dpi.toFixed(0).padStart(8)} ${c.engine.padStart(7)} ${f2(c.osdS).padStart(6)} ${f2(c.readS).padStart(8)} ${String(c.passes).padStart(7)} ${f2(Math.max(0, c.totalS - c.osdS - c.readS)).padStart(7)} ${f2(c.totalS).padStart(8)}`);
+  });
+  for (const kind of ['letter', 'receipt']) {
+    const list = breakdown.pages.filter((c) => c.kind.startsWith(kind));
+    const sum = (f: (c: PageCost) => number) => f2(list.reduce((a, c) => a + f(c), 0) / Math.max(1, list.length));
+    out.push(`  ${kind}s, per page: rendering ${sum((c) => c.renderS)} (${sum((c) => c.render300S)} at 300 dpi), OSD ${sum((c) => c.osdS)}, reading ${sum((c) => c.readS)} in ${sum((c) => c.passes)} passes ` +
+      `(orientation bands count as passes), preprocessing and enlargement ${sum((c) => Math.max(0, c.totalS - c.osdS - c.readS))}`);
+  }
+  out.push(`  searchable PDF (pdf-lib, all ${n} pages): ${f2(breakdown.pdfS)}; load average now ${load()}`);
+  return out;
+}
+
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(', ');
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const f2 = (n: number) => n.toFixed(2);
@@ -271,6 +457,11 @@ async function main() {
   const loadAtStart = load();
   try {
     console.log(`Load average (1, 5, 15 min) at the start: ${loadAtStart} on ${os.availableParallelism()} cores.`);
+    if (MIXED_ONLY) {
+      console.log('The mixed real-world PDF, Folio and OCRmyPDF in turn...');
+      console.log((await mixedSection(dir, await stageEnglish(dir))).join('\n'));
+      return;
+    }
     console.log(`Generating ${PAGES}-page documents (and ${LARGE_PAGES} scan pages)...`);
     const digital = await bornDigitalPdf(PAGES);
     const pngs: Buffer[] = [];
@@ -336,7 +527,7 @@ async function main() {
       engines.push({ name: e.name, version: await e.engine.version(), one, two });
     }
     console.log('The tesseract program and OCRmyPDF...');
-    const tessdata = stageEnglish(dir);
+    const tessdata = await stageEnglish(dir);
     const hasProgram = await installed('tesseract');
     // The native engine doing what the program does (no orientation detection), in turn with the program.
     const nativeEntry = knownEngines().find((e) => e.name === 'native')?.engine;
@@ -362,6 +553,8 @@ async function main() {
       pdfPerPage = (performance.now() - t) / 1000 / PAGES;
     }
     const reading = await readingFigures();
+    console.log('The mixed real-world PDF, Folio and OCRmyPDF in turn...');
+    const mixed = await mixedSection(dir, tessdata);
 
     console.log(`\nFolio pipeline benchmark: ${os.availableParallelism()} cores, Node ${process.version}, upload to done, warm server (the 100-page run is cold)`);
     console.log(`Load average (1, 5, 15 min): ${loadAtStart} at the start, ${load()} at the end; figures compare only within one run.`);
@@ -435,6 +628,7 @@ async function main() {
     const large = rows.find((r) => r.pages === LARGE_PAGES && LARGE_PAGES > 0);
     if (large) console.log(`      peak memory under 1.5 GB on a ${LARGE_PAGES}-page scan: ${large.peak.toFixed(0)} MB (${verdict(large.peak < 1536)}).`);
     console.log(`\n${reading.join('\n')}`);
+    console.log(mixed.join('\n'));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -13,7 +13,7 @@ import { RESPONDED, successStatus, type Ctx, type RouteSpec } from './route.ts';
 import { pageLinks, parseListParams } from './listParams.ts';
 import { applySparseFields } from './sparseFields.ts';
 import { coerceForm, validate } from './validation.ts';
-import { errorResponse } from './errors.ts';
+import { errorResponse, logFailure } from './errors.ts';
 
 /** The credentials of a request: an Authorization header value, or a `?token=` (GET and HEAD only). */
 export interface Credentials {
@@ -184,7 +184,7 @@ export class RouteDispatcher {
       return outcome;
     } catch (err) {
       const { status, body } = errorResponse(err);
-      if (status >= 500) console.error(`[folio] ${call.method} ${call.path} failed:`, err);
+      logFailure(`${call.method} ${call.path}`, status, err);
       return { status, body };
     }
   }

@@ -177,3 +177,23 @@ export function tellListeners<J extends Pick<JobRow, 'id'>>(
     }
   }
 }
+
+/**
+ * A run whose end could not be written (the database or the disk was out when executeJob wrote it): the
+ * job is given back to the queue, the attempt not counted, as soon as the store takes the write, asking
+ * every `everyMs`, instead of staying 'running' until the next start-up. Stops asking when `signal`
+ * aborts (the worker stops; the next start-up resumes the job) or when the job is no longer `h.owner`'s.
+ */
+export async function releaseWhenStorageBack<R extends JobRepos>(job: JobRow, h: Pick<Holder<R>, 'owner' | 'uow' | 'ledger' | 'signal' | 'log'>, everyMs = 2_000): Promise<void> {
+  for (;;) {
+    try {
+      const released = await h.uow((trx) => h.ledger.release(trx, job, h.owner));
+      if (released) h.log(`Job ${job.id} (${job.kind}) went back to the queue once its end could be written.`);
+      return;
+    } catch {
+      if (h.signal.aborted) return;
+      await new Promise<void>((resolve) => setTimeout(resolve, everyMs).unref());
+      if (h.signal.aborted) return;
+    }
+  }
+}

@@ -75,6 +75,7 @@ function routeContext(core: Core, spec: RouteSpec, call: RouteCall): Ctx<unknown
     page: (page, params, map) => ({ count: page.count, ...pageLinks(call.url, params, page.count), results: page.items.map(map) }),
     url: (p) => `${origin}${p}`,
     clientAddress: call.clientAddress,
+    header: (name: string) => call.http?.req.get(name),
   } as Omit<Ctx<unknown>, 'req' | 'res'> as Ctx<unknown>;
   if (call.http) Object.assign(ctx, call.http);
   else Object.defineProperties(ctx, { req: { get: httpOnly('req') }, res: { get: httpOnly('res') } });

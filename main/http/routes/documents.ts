@@ -31,7 +31,7 @@ const documentList = {
 
 async function upload(ctx: Ctx<DocumentUpload>): Promise<DocumentDetailView> {
   const { documents } = ctx.core.services;
-  const doc = await documents.upload(ctx.user, ctx.body, ctx.file);
+  const doc = await documents.upload(ctx.user, ctx.body, ctx.file, { idempotencyKey: ctx.header('Idempotency-Key') });
   return documents.detail(ctx.user, doc.id);
 }
 

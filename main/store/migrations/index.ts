@@ -11,6 +11,7 @@ import * as m0008 from './0008_job_interruptions.ts';
 import * as m0009 from './0009_page_ocr_record.ts';
 import * as m0010 from './0010_document_text_search.ts';
 import * as m0011 from './0011_import_folders.ts';
+import * as m0014 from './0014_upload_keys.ts';
 
 export interface Migration {
   name: string;
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   { name: '0009_page_ocr_record', ...m0009 },
   { name: '0010_document_text_search', ...m0010 },
   { name: '0011_import_folders', ...m0011 },
+  { name: '0014_upload_keys', ...m0014 },
 ];

@@ -24,7 +24,7 @@ import {
 import { DEFAULT_BACKOFF, executeJob, releaseWhenStorageBack, resumeAbandoned, rowLedger, tellListeners, type BackoffOptions, type Holder } from './runJob.ts';
 import { endedWithin, Rounds } from './rounds.ts';
 
-export { backoffDelay, DEFAULT_BACKOFF, JobLostError, MAX_EARLY_INTERRUPTIONS, MAX_INTERRUPTIONS, type BackoffOptions } from './runJob.ts';
+export { backoffDelay, DEFAULT_BACKOFF, JobLostError, MAX_EARLY_INTERRUPTIONS, MAX_INTERRUPTIONS, SUSPECT_RUNS, type BackoffOptions } from './runJob.ts';
 
 export { JobSetAsideError, PermanentJobError };
 export type { JobContext, JobHandler, JobRepos, UnitOfWorkOf };

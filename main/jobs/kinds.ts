@@ -33,6 +33,14 @@ export const jobs = {
   /** An upload (or a part of a split) processed: OCR, pages, text, searchable PDF. Once per document. */
   processDocument: (doc: Doc): JobRequest => ({ kind: PROCESS_DOCUMENT, documentId: doc.id, payload: { documentId: doc.id }, dedupeKey: `process:${doc.id}` }),
 
+  /** A document that could not be processed (111), processed again at a user's request: a new job for each failed state. */
+  retryProcessing: (doc: DocState): JobRequest => ({
+    kind: PROCESS_DOCUMENT,
+    documentId: doc.id,
+    payload: { documentId: doc.id },
+    dedupeKey: `process:${doc.id}:retry:${doc.updated_at}`,
+  }),
+
   /** A processed document read again with these OCR languages; a second request for the same state is the same reading. */
   readAgain: (doc: DocState, langs: string[]): JobRequest => ({
     kind: READ_AGAIN,

@@ -185,6 +185,25 @@ export class DocumentService {
     return (await this.repos.documents.findById(stored.document_id))!;
   }
 
+  /**
+   * POST documents/<id>/retry/: a document that could not be processed (111) goes back to the queue, its
+   * file processed again from the start (then analysed, as after an upload). Any other status is a 409.
+   */
+  async retryProcessing(user: UserRow, id: number): Promise<DocumentView> {
+    await documentForMember(this.repos, user, id);
+    await this.uow(async (r) => {
+      // Checked where it counts: two requests at once queue one job.
+      const current = await r.documents.findById(id);
+      if (!current) throw new NotFoundError('Document not found.');
+      if (current.status !== DocumentStatus.COULD_NOT_BE_PROCESSED) {
+        throw new HttpError(409, `Only a document that could not be processed (status 111) can be retried; this one is "${statusName(current.status)}" (${current.status}).`);
+      }
+      await r.documents.update(id, { status: DocumentStatus.QUEUING_FOR_OCR, status_reason: null });
+      await this.queue.send(r, jobs.retryProcessing(current));
+    });
+    return (await this.repos.documents.findById(id))!;
+  }
+
   /** A document Folio makes itself (a part of a split), queued for processing, in the caller's transaction. */
   async insertDerived(r: Repos, values: NewDocument): Promise<DocumentRow> {
     const row = await r.documents.insert(values);

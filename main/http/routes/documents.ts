@@ -38,6 +38,23 @@ async function upload(ctx: Ctx<DocumentUpload>): Promise<DocumentDetailView> {
 export const documentRoutes: RouteSpec[] = [
   route({
     method: 'post',
+    path: '/api/v3/documents/:id/retry/',
+    tag: 'documents',
+    summary: 'Process again a document that could not be processed (status 111)',
+    description:
+      'A Folio addition. Queues the document for processing again from its uploaded file: the status goes to 0 (queuing for OCR), then ' +
+      'as after an upload. For a document whose processing failed for a passing reason (the machine was out of disk space, or stopped ' +
+      'again and again). A document in any other status is a 409.',
+    response: DocumentDetail,
+    status: 202,
+    async handler(ctx) {
+      const { documents } = ctx.core.services;
+      const doc = await documents.retryProcessing(ctx.user, ctx.id());
+      return documentOut(await documents.detail(ctx.user, doc.id));
+    },
+  }),
+  route({
+    method: 'post',
     path: base,
     tag: 'documents',
     summary: 'Upload a document (multipart/form-data only); it is queued for processing',

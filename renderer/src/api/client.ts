@@ -138,6 +138,8 @@ export class FolioClient {
   search = async (document: number, q: string) => (await this.send<z.infer<typeof SpansResponse>>('POST', `/api/v3/documents/${document}/search/`, { q })).span;
   postprocess = (document: number, outputs: PostprocessInput[]) => this.send<DocumentOut[]>('POST', `/api/v3/documents/${document}/postprocess/`, outputs);
   /** Reads the whole document again (a job: the document goes back through processing). */
+  /** A document that could not be processed (111) queued for processing again. */
+  retryProcessing = (document: number) => this.send<DocumentOut>('POST', `/api/v3/documents/${document}/retry/`);
   readAgain = (document: number, ocrLanguages?: string[]) => this.send<DocumentOut>('POST', `/api/v3/documents/${document}/read-again/`, ocrLanguages ? { ocr_languages: ocrLanguages } : {});
   /** Runs the category's active extraction AI on the document again (a job, like after processing). */
   extractAgain = (document: number) => this.send<DocumentOut>('POST', `/api/v3/documents/${document}/extract-again/`, {});

@@ -35,10 +35,19 @@ async function upload(ctx: Ctx<DocumentUpload>): Promise<DocumentDetailView> {
   return documents.detail(ctx.user, doc.id);
 }
 
+/** The handler of a route that sends the document back through a job: the service's step, then its detail (202). */
+function queuesAgain(step: (documents: Ctx<unknown>['core']['services']['documents'], user: Ctx<unknown>['user'], id: number) => Promise<{ id: number }>) {
+  return async (ctx: Ctx<unknown>) => {
+    const { documents } = ctx.core.services;
+    const doc = await step(documents, ctx.user, ctx.id());
+    return documentOut(await documents.detail(ctx.user, doc.id));
+  };
+}
+
 export const documentRoutes: RouteSpec[] = [
   route({
     method: 'post',
-    path: '/api/v3/documents/:id/retry/',
+    path: `${base}:id/retry/`,
     tag: 'documents',
     summary: 'Process again a document that could not be processed (status 111)',
     description:
@@ -47,11 +56,7 @@ export const documentRoutes: RouteSpec[] = [
       'again and again). A document in any other status is a 409.',
     response: DocumentDetail,
     status: 202,
-    async handler(ctx) {
-      const { documents } = ctx.core.services;
-      const doc = await documents.retryProcessing(ctx.user, ctx.id());
-      return documentOut(await documents.detail(ctx.user, doc.id));
-    },
+    handler: queuesAgain((documents, user, id) => documents.retryProcessing(user, id)),
   }),
   route({
     method: 'post',
@@ -162,11 +167,7 @@ export const documentRoutes: RouteSpec[] = [
       'category has no active extraction AI is a 400 saying which.',
     response: DocumentDetail,
     status: 202,
-    async handler(ctx) {
-      const { documents } = ctx.core.services;
-      const doc = await documents.extractAgain(ctx.user, ctx.id());
-      return documentOut(await documents.detail(ctx.user, doc.id));
-    },
+    handler: queuesAgain((documents, user, id) => documents.extractAgain(user, id)),
   }),
   route({
     method: 'get',

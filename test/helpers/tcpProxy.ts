@@ -60,6 +60,8 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
       dropAll();
     },
     async restore() {
+      // Connections accepted while hanging were never forwarded: their clients must see them end.
+      if (mode === 'hang') dropAll();
       mode = 'forward';
       if (!server.listening) {
         server = net.createServer(onConnection);

@@ -12,6 +12,7 @@ import { InstanceLockedError } from './instanceLock.ts';
 import { NotFoundError, ValidationError } from './domain/errors.ts';
 import { appRoot } from './paths.ts';
 import { NewerDatabaseError } from './store/db.ts';
+import { storageFault } from './store/errors.ts';
 import { BackupError, createBackup, restoreBackup } from './backup/backup.ts';
 import { exportToTeam, ExportRefused } from './team/exportToTeam.ts';
 
@@ -314,6 +315,39 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`folio: ${Object.values(err.fields).flat().join(' ')}`);
       return 1;
     }
+    const storage = storageProblem(err);
+    if (storage) {
+      console.error(`folio: ${storage}`);
+      return 1;
+    }
     throw err;
   }
+}
+
+/**
+ * One line for a data folder (or database) Folio cannot use: read-only, without permission, full, or a
+ * database that cannot be reached. Undefined for any other error, which keeps its stack trace.
+ */
+function storageProblem(err: unknown): string | undefined {
+  const e = err as NodeJS.ErrnoException;
+  const where = typeof e?.path === 'string' ? ` (${e.path})` : '';
+  // A data folder that cannot be made: node's recursive mkdir answers ENOENT for a read-only parent.
+  if (e?.code === 'ENOENT' && e.syscall === 'mkdir' && typeof e.path === 'string') {
+    let parent = path.dirname(e.path);
+    while (!fs.existsSync(parent) && path.dirname(parent) !== parent) parent = path.dirname(parent);
+    try {
+      fs.accessSync(parent, fs.constants.W_OK);
+    } catch (denied) {
+      return storageProblem(denied);
+    }
+  }
+  if (e?.code === 'EACCES' || e?.code === 'EPERM') {
+    return `Folio may not write to its data folder${where}: ${e.code}. Give this user write permission there, or start with --data-dir naming a folder it may write.`;
+  }
+  const fault = storageFault(err);
+  if (!fault) return undefined;
+  if (fault.what === 'disk') {
+    return `Folio cannot write to its data folder${where}: ${fault.reason}. Free space or make it writable, or start with --data-dir naming another folder.`;
+  }
+  return `${fault.message} Check FOLIO_DATABASE_URL and that the database server is running.`;
 }

@@ -155,7 +155,15 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     }
     const imports = new ImportWatcher({ repos, documents: services.documents, blobs, pollMs: config.importPollMs, maxUploadBytes: config.maxUploadBytes, roots: config.importRoots });
     const upload = multer({
-      storage: multer.diskStorage({ destination: blobs.tmpDir, filename: (_req, _file, cb) => cb(null, path.basename(blobs.tempPath('.upload'))) }),
+      storage: multer.diskStorage({
+        destination: blobs.tmpDir,
+        filename: (req, _file, cb) => {
+          const file = blobs.tempPath('.upload');
+          // Named on the request: a write cut short (a full disk) leaves a partial file the HTTP layer removes.
+          ((req as { uploadTemps?: string[] }).uploadTemps ??= []).push(file);
+          cb(null, path.basename(file));
+        },
+      }),
       limits: { fileSize: config.maxUploadBytes, files: 1, fields: 100, fieldSize: config.maxBodyBytes },
       // Browsers and HTTP clients send file names as UTF-8; multer's default is latin1.
       defParamCharset: 'utf8',

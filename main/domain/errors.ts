@@ -74,3 +74,20 @@ export class IntegrityViolation extends Error {
     super(`A ${constraint} constraint failed${columns.length ? ` on ${columns.join(', ')}` : ''}.`, options);
   }
 }
+
+/**
+ * The database or the disk cannot be used just now (PostgreSQL down or restarting, a full, read-only or
+ * failing disk): nobody's mistake and nothing to repair in the request, so the API answers 503 with
+ * Retry-After. The store and the blob store raise it (store/errors.ts classifies their drivers' errors);
+ * the cause stays in the log.
+ */
+export class StorageUnavailableError extends Error {
+  constructor(
+    public readonly what: 'database' | 'disk',
+    public readonly reason: string,
+    options?: ErrorOptions,
+    public readonly retryAfterSeconds = 5,
+  ) {
+    super(`The ${what} is not available (${reason}).`, options);
+  }
+}

@@ -13,8 +13,7 @@ import { RESPONDED, successStatus, type Ctx, type RouteSpec } from './route.ts';
 import { pageLinks, parseListParams } from './listParams.ts';
 import { applySparseFields } from './sparseFields.ts';
 import { coerceForm, validate } from './validation.ts';
-import { errorResponse } from './errors.ts';
-import { logProblem } from '../log.ts';
+import { errorResponse, logFailure } from './errors.ts';
 
 /** The credentials of a request: an Authorization header value, or a `?token=` (GET and HEAD only). */
 export interface Credentials {
@@ -78,6 +77,7 @@ function routeContext(core: Core, spec: RouteSpec, call: RouteCall): Ctx<unknown
     page: (page, params, map) => ({ count: page.count, ...pageLinks(call.url, params, page.count), results: page.items.map(map) }),
     url: (p) => `${origin}${p}`,
     clientAddress: call.clientAddress,
+    header: (name: string) => call.http?.req.get(name),
   } as Omit<Ctx<unknown>, 'req' | 'res'> as Ctx<unknown>;
   if (call.http) Object.assign(ctx, call.http);
   else Object.defineProperties(ctx, { req: { get: httpOnly('req') }, res: { get: httpOnly('res') } });
@@ -187,7 +187,7 @@ export class RouteDispatcher {
       return outcome;
     } catch (err) {
       const { status, body } = errorResponse(err);
-      if (status >= 500) logProblem(`[folio] ${call.method} ${call.path} failed:`, err);
+      logFailure(`${call.method} ${call.path}`, status, err);
       return { status, body };
     }
   }

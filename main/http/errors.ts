@@ -7,12 +7,14 @@ import {
   NotFoundError,
   PermissionError,
   ReferenceViolation,
+  StorageUnavailableError,
   TooManyRequestsError,
   UniqueViolation,
   ValidationError,
 } from '../domain/errors.ts';
 import { FileRejectedError } from '../pipeline/errors.ts';
 import { logProblem } from '../log.ts';
+import { diskFault } from '../store/errors.ts';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -36,6 +38,16 @@ export function errorResponse(err: unknown): { status: number; body: Record<stri
   // in the log, not in the answer. IntegrityViolation (CHECK, NOT NULL) is Folio's mistake: a 500.
   if (err instanceof ReferenceViolation) return { status: 400, body: { detail: 'The request refers to a record that does not exist.' } };
   if (err instanceof UniqueViolation) return { status: 400, body: { detail: 'A record with these values already exists.' } };
+  // The database or the disk is out (the store's and the blob store's translation; multer's own writes of
+  // an upload arrive as file system errors): nobody's mistake, so 503 and when to try again.
+  const unavailable = err instanceof StorageUnavailableError ? err : diskFault(err);
+  if (unavailable) {
+    return {
+      status: 503,
+      body: { detail: `${unavailable.message} Nothing was changed by this request; try again in a few seconds.`, code: 'storage_unavailable' },
+      headers: { 'Retry-After': String(unavailable.retryAfterSeconds) },
+    };
+  }
 
   const e = err as BodyParserError;
   switch (e?.type) {
@@ -62,9 +74,20 @@ export function errorResponse(err: unknown): { status: number; body: Record<stri
   return { status: 500, body: { detail: 'Internal server error. The details are in the Folio log.' } };
 }
 
+/**
+ * A 500 goes to the log with its stack; a 503 (storage unavailable) in one line with its cause, since an
+ * outage answers every request so.
+ */
+export function logFailure(request: string, status: number, err: unknown): void {
+  if (status === 503) {
+    const cause = (err as Error)?.cause;
+    logProblem(`[folio] ${request}: 503, ${(err as Error)?.message}${cause instanceof Error ? ` (${cause.message})` : ''}`);
+  } else if (status >= 500) logProblem(`[folio] ${request} failed:`, err);
+}
+
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const { status, body, headers } = errorResponse(err);
-  if (status >= 500) logProblem(`[folio] ${req.method} ${req.originalUrl} failed:`, err);
+  logFailure(`${req.method} ${req.originalUrl}`, status, err);
   if (res.headersSent) {
     res.end();
     return;

@@ -45,6 +45,8 @@ export interface Ctx<B> {
   url(path: string): string;
   /** The client's IP address over HTTP (login throttling); undefined over the desktop window's IPC. */
   clientAddress: string | undefined;
+  /** A request header over HTTP (Idempotency-Key); undefined over the desktop window's IPC, which has none. */
+  header(name: string): string | undefined;
 }
 
 export interface PageEnvelope {

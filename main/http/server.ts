@@ -61,7 +61,15 @@ function bodyParsers(core: Core, spec: RouteSpec): RequestHandler[] {
         }
         next(missingBoundary(req));
       },
-      core.upload.single(spec.fileField ?? 'data_file'),
+      (req, res, next) => {
+        const single = core.upload.single(spec.fileField ?? 'data_file');
+        single(req, res, (err?: unknown) => {
+          if (!err) return next();
+          // multer removes the files it finished, not the one whose write failed (ENOSPC): core.ts names it.
+          const partial = (req as { uploadTemps?: string[] }).uploadTemps ?? [];
+          void Promise.all(partial.map((f) => fs.promises.rm(f, { force: true }))).finally(() => next(err));
+        });
+      },
     ];
   }
   const json = express.json({ limit, type: ['application/json', 'application/*+json'], strict: false });

@@ -21,11 +21,11 @@ import {
   type UnitOfWorkOf,
   type WorkerOptions,
 } from './queue.ts';
-import { DEFAULT_BACKOFF, executeJob, resumeAbandoned, rowLedger, tellListeners, type BackoffOptions, type Holder } from './runJob.ts';
+import { DEFAULT_BACKOFF, executeJob, releaseWhenStorageBack, resumeAbandoned, rowLedger, tellListeners, type BackoffOptions, type Holder } from './runJob.ts';
 import { endedWithin, Rounds } from './rounds.ts';
 import { logProblem } from '../log.ts';
 
-export { backoffDelay, DEFAULT_BACKOFF, JobLostError, MAX_EARLY_INTERRUPTIONS, MAX_INTERRUPTIONS, type BackoffOptions } from './runJob.ts';
+export { backoffDelay, DEFAULT_BACKOFF, JobLostError, MAX_EARLY_INTERRUPTIONS, MAX_INTERRUPTIONS, SUSPECT_RUNS, type BackoffOptions } from './runJob.ts';
 
 export { JobSetAsideError, PermanentJobError };
 export type { JobContext, JobHandler, JobRepos, UnitOfWorkOf };
@@ -181,7 +181,10 @@ export class JobRunner<R extends JobRepos = Repos> implements JobWorker {
 
   private launch(job: JobRow): void {
     const run = executeJob(job, this.holder)
-      .catch((err) => this.log(`Job ${job.id} (${job.kind}) could not be settled; it is resumed at the next start-up.`, err))
+      .catch((err) => {
+        this.log(`Job ${job.id} (${job.kind}) could not be settled; it goes back to the queue once the store takes writes again.`, err);
+        return releaseWhenStorageBack(job, this.holder);
+      })
       .finally(() => {
         this.running.delete(job.id);
         this.wake();

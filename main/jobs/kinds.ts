@@ -48,6 +48,17 @@ export const jobs = {
     urgent: opts.urgent,
   }),
 
+  /** A document that could not be processed (111), processed again at a user's request: a new job for each failed state. */
+  retryProcessing: (doc: DocState): JobRequest => ({
+    kind: PROCESS_DOCUMENT,
+    documentId: doc.id,
+    payload: { documentId: doc.id },
+    dedupeKey: `process:${doc.id}:retry:${doc.updated_at}`,
+    fairKey: fairKey(doc),
+    // Someone pressed Retry and waits to see it work.
+    urgent: true,
+  }),
+
   /** A processed document read again with these OCR languages; a second request for the same state is the same reading. */
   readAgain: (doc: DocState, langs: string[]): JobRequest => ({
     kind: READ_AGAIN,

@@ -336,6 +336,15 @@ export class PgBossWorker<R extends JobRepos = Repos> implements JobWorker {
       // Handed to us while held: the holder's process stopped beating, so it died.
       if ((await resumeAbandoned(row, holder)) !== 'requeued') return;
       row = await repos.jobs.findById(row.id);
+      // A suspect waits (runJob.ts): its message is sent again, due when the row is.
+      if (row?.state === 'queued' && Date.parse(row.run_after) > Date.now()) {
+        const waiting = row;
+        await uow(async (tx) => {
+          await this.queue.completeMessage(tx, kind, message.id);
+          await this.queue.sendMessage(tx, waiting, waiting.run_after);
+        });
+        return;
+      }
     }
     const claimed = row?.state === 'queued' ? await repos.jobs.claimById(row.id, this.owner) : undefined;
     if (!claimed) {

@@ -30,9 +30,10 @@
 //   between attempts itself: the queue's retry survives a restart, and the worker's slot is free meanwhile.
 // - A start cut short by the process's death (kill -9, power cut, a closed laptop) does not count as an
 //   attempt: that is not the job's fault. The heartbeats tell how far it got; a job interrupted
-//   MAX_INTERRUPTIONS times in a row at the same heartbeat (MAX_EARLY_INTERRUPTIONS before its first) is
-//   taken to be what kills the process, and is failed with a `JobSetAsideError` instead of being started
-//   again. So call heartbeat() early and between steps: it is how far a job got.
+//   MAX_INTERRUPTIONS times in a row at the same heartbeat (MAX_EARLY_INTERRUPTIONS before its first) is a
+//   suspect: it waits while other jobs go first, and only when it ends the process SUSPECT_RUNS more times
+//   at the same step is it failed with a `JobSetAsideError` (runJob.ts resumeAbandoned). So call
+//   heartbeat() early and between steps: it is how far a job got.
 //
 // WHAT AN IMPLEMENTATION KEEPS (the SQLite queue does; a PostgreSQL one must):
 // - send writes through the caller's transaction (`tx`: the repositories of its unit of work), never a

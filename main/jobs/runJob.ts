@@ -135,33 +135,55 @@ export async function failJob<R extends JobRepos>(job: JobRow, owner: string, er
   return marked;
 }
 
-/** Deaths of the process in a row at the same safe point of one job that set the job aside. */
+/** Deaths of the process in a row at the same safe point of one job that make the job a suspect. */
 export const MAX_INTERRUPTIONS = 3;
 /**
  * The same before the job's first safe point. Weaker evidence, so more of it: a machine under heavy load
  * (or a user who starts and quits Folio quickly) can end the process again and again before a job gets that
  * far, whatever the job is (measured with npm run test:chaos at a load average of 20: 5 of 39 documents were
- * set aside at 3). A file that kills the process while it is being opened still ends set aside.
+ * suspects at 3).
  */
 export const MAX_EARLY_INTERRUPTIONS = 8;
+/**
+ * A suspect is not failed: interruptions are no fault of a valid file, and a kill -9, a power cut or a
+ * restart loop cannot tell a valid file from one that kills the process. It waits instead (DEFERRAL_BASE_MS,
+ * doubling, at most DEFERRAL_MAX_MS) while every other job goes first, so the process does not crash-loop on
+ * it; and only when it brought the process down SUSPECT_RUNS more times in a row at the same step, each time
+ * it was tried after such a wait, is it set aside (JobSetAsideError): a file that truly kills Folio ends there
+ * after about five minutes, a valid one never gets so far by chance.
+ */
+export const SUSPECT_RUNS = 5;
+export const DEFERRAL_BASE_MS = 10_000;
+export const DEFERRAL_MAX_MS = 5 * 60_000;
+
+/** How long a suspect waits before its `deferral`-th deferred run (1-based). */
+export const deferral = (n: number) => Math.min(DEFERRAL_MAX_MS, DEFERRAL_BASE_MS * 2 ** Math.max(0, n - 1));
 
 /**
- * A job left running by a process that died (`job.locked_by`): back to the queue, the attempt given back,
- * or failed with a JobSetAsideError when it was interrupted too often in a row at the same safe point.
+ * A job left running by a process that died (`job.locked_by`): back to the queue, the attempt given back;
+ * a suspect (interrupted too often in a row at the same safe point) deferred, and failed with a
+ * JobSetAsideError only after SUSPECT_RUNS deferred runs that ended the same way.
  * 'lost' when it changed meanwhile (another worker took it up first).
  */
 export async function resumeAbandoned<R extends JobRepos>(job: JobRow, h: Omit<Holder<R>, 'owner' | 'signal' | 'handlers' | 'backoff'>): Promise<'requeued' | 'failed' | 'lost'> {
   // The same safe point as at the last interruption: one more in a row; anywhere else: the first.
   const inARow = job.interrupted_at === job.progress ? job.interruptions + 1 : 1;
-  if (inARow >= (job.progress > 0 ? MAX_INTERRUPTIONS : MAX_EARLY_INTERRUPTIONS)) {
+  const suspectAt = job.progress > 0 ? MAX_INTERRUPTIONS : MAX_EARLY_INTERRUPTIONS;
+  if (inARow >= suspectAt + SUSPECT_RUNS) {
     const error = new JobSetAsideError(
-      `Set aside: Folio stopped ${inARow} times in a row while working on this at the same step, so it is taken to be what stops it. ` +
-      'If the file is damaged, upload a repaired copy (for example printed again to PDF).',
+      `Set aside: Folio stopped ${inARow} times in a row while working on this at the same step, also when it was tried alone after a wait, so it is taken to be what stops it. ` +
+      'If the file is damaged, upload a repaired copy (for example printed again to PDF); otherwise retry it.',
     );
     return (await failJob(job, job.locked_by!, error, h)) ? 'failed' : 'lost';
   }
-  const message = `Interrupted: the process running it (${job.locked_by}) ended before it finished; started again (not counted as an attempt).`;
-  return (await h.repos.jobs.requeueInterrupted(job.id, job.locked_by!, inARow, job.progress, message)) ? 'requeued' : 'lost';
+  let message = `Interrupted: the process running it (${job.locked_by}) ended before it finished; started again (not counted as an attempt).`;
+  let runAfter: string | undefined;
+  if (inARow >= suspectAt) {
+    const wait = deferral(inARow - suspectAt + 1);
+    runAfter = new Date(Date.now() + wait).toISOString();
+    message = `Interrupted ${inARow} times in a row at the same step (the last time in ${job.locked_by}): tried again in ${Math.round(wait / 1000)} s, after the other work (not counted as an attempt).`;
+  }
+  return (await h.repos.jobs.requeueInterrupted(job.id, job.locked_by!, inARow, job.progress, message, runAfter)) ? 'requeued' : 'lost';
 }
 
 /** Calls each listener, so that one that throws neither stops the others nor the worker. */
@@ -176,6 +198,26 @@ export function tellListeners<J extends Pick<JobRow, 'id'>>(
       listener(job, outcome);
     } catch (err) {
       log(`onSettled of job ${job.id} threw.`, err);
+    }
+  }
+}
+
+/**
+ * A run whose end could not be written (the database or the disk was out when executeJob wrote it): the
+ * job is given back to the queue, the attempt not counted, as soon as the store takes the write, asking
+ * every `everyMs`, instead of staying 'running' until the next start-up. Stops asking when `signal`
+ * aborts (the worker stops; the next start-up resumes the job) or when the job is no longer `h.owner`'s.
+ */
+export async function releaseWhenStorageBack<R extends JobRepos>(job: JobRow, h: Pick<Holder<R>, 'owner' | 'uow' | 'ledger' | 'signal' | 'log'>, everyMs = 2_000): Promise<void> {
+  for (;;) {
+    try {
+      const released = await h.uow((trx) => h.ledger.release(trx, job, h.owner));
+      if (released) h.log(`Job ${job.id} (${job.kind}) went back to the queue once its end could be written.`);
+      return;
+    } catch {
+      if (h.signal.aborted) return;
+      await new Promise<void>((resolve) => setTimeout(resolve, everyMs).unref());
+      if (h.signal.aborted) return;
     }
   }
 }

@@ -4,6 +4,7 @@
 // OCR the pages that have none, render page images and thumbnails, lay the text out, add an invisible
 // text layer to the OCR'd pages.
 import { sniff } from './sniff.ts';
+import { UnwritablePdfError } from './errors.ts';
 import { inspectPdf } from './pdfCheck.ts';
 import { convertOfficeToPdf } from './office.ts';
 import { normalizeImage } from './images.ts';
@@ -150,15 +151,25 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
     searchableIsUpload = isUpload;
   } else if (restricted) {
     // pdf-lib cannot rewrite a permissions-restricted PDF: its pages become images with the text layer.
-    throw new Error('This PDF forbids changes, and it has pages without text that need OCR; upload an unrestricted copy.');
+    // A property of the file: no retry can change it.
+    throw new UnwritablePdfError('This PDF forbids changes, and it has pages without text that need OCR; upload an unrestricted copy.');
   } else {
-    searchable = await buildSearchablePdf(
-      pdf,
-      ordered.map((n) => {
-        const p = pages.get(n)!;
-        return p.ocr ? { kind: 'ocr' as const, words: words.get(n) ?? [], widthPt: p.widthPt, heightPt: p.heightPt, turn: p.ocrInfo?.turn } : { kind: 'text' as const };
-      }),
-    );
+    try {
+      searchable = await buildSearchablePdf(
+        pdf,
+        ordered.map((n) => {
+          const p = pages.get(n)!;
+          return p.ocr ? { kind: 'ocr' as const, words: words.get(n) ?? [], widthPt: p.widthPt, heightPt: p.heightPt, turn: p.ocrInfo?.turn } : { kind: 'text' as const };
+        }),
+      );
+    } catch (err) {
+      // pdf-lib's rewrite depends on the bytes alone: what fails once fails every time (but memory).
+      if (/allocation failed|out of memory/i.test((err as Error)?.message ?? '')) throw err;
+      throw new UnwritablePdfError(
+        'The PDF is damaged: Folio read its pages but could not write its searchable copy. Upload a repaired copy, for example the file printed again to PDF.',
+        { cause: err },
+      );
+    }
   }
   return {
     pdf,

@@ -48,6 +48,9 @@ export class BrokenFileError extends FileRejectedError {
 
 export class BrokenPdfError extends BrokenFileError {}
 
+/** 400: a PDF Folio reads but may not or cannot write its searchable copy of (restricted, or pdf-lib fails on it). */
+export class UnwritablePdfError extends BrokenFileError {}
+
 /** 400: the file needs a password to open; Folio never asks for one. */
 export class EncryptedFileError extends FileRejectedError {
   readonly status = 400;

@@ -10,7 +10,7 @@ import { referencedBlobKeys } from '../blobs/referenced.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
 import type { DocumentPatch, DocumentPut, DocumentUpload } from '../../shared/schemas/documents.ts';
 import type { AnnotationService, DocumentTree } from './annotationService.ts';
-import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { HttpError, NotFoundError, UniqueViolation, ValidationError } from '../domain/errors.ts';
 import { documentForMember, isMember, projectForField, readableDocument } from './access.ts';
 import { DATASET_STATUS_NAMES, DatasetStatus, DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { reviewBlockers } from '../domain/reviewRules.ts';
@@ -38,6 +38,22 @@ export interface DocumentPipelineHook {
 
 export interface UploadOptions {
   inTransaction?(repos: Repos, doc: DocumentRow): Promise<void>;
+  /**
+   * The client's Idempotency-Key: an upload retried under the same key by the same user (within
+   * UPLOAD_KEY_KEPT_MS) answers the document the first one stored instead of storing the file again; the
+   * key reused for another file or project is refused with 422. Stored with the document, in its transaction.
+   */
+  idempotencyKey?: string;
+}
+
+/** How long an upload's idempotency key is kept: a retry within this time finds the first upload. */
+export const UPLOAD_KEY_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/** A key the client may send: 1 to 255 visible ASCII characters (the IETF draft's advice; UUIDs fit). */
+function checkIdempotencyKey(key: string): void {
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new HttpError(400, 'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a UUID, for example).', { code: 'idempotency_key_invalid' });
+  }
 }
 
 const noPipeline: DocumentPipelineHook = { waitUntilProcessed: async () => {} };
@@ -100,8 +116,15 @@ export class DocumentService {
     const categoryId = requested == null ? null : await this.categoryOf(this.repos, project.id, requested, categoryField);
     const assigneeId = input.assignee == null ? null : await this.memberOf(this.repos, project.id, input.assignee);
 
+    const key = opts.idempotencyKey;
+    if (key !== undefined) checkIdempotencyKey(key);
     await this.pipeline.check?.(file.path);
     const blob = await this.blobs.adopt(file.path);
+    const fingerprint = `${blob.key}:${project.id}`;
+    if (key !== undefined) {
+      const first = await this.uploadUnderKey(user, key, fingerprint, blob.key);
+      if (first) return first;
+    }
     let doc: DocumentView;
     try {
       const t = new Date().toISOString();
@@ -126,18 +149,60 @@ export class DocumentService {
         });
         // A sync upload's client waits for the answer: it goes ahead of every batch.
         await this.queueProcessing(r, row, input.sync === true);
+        if (key !== undefined) await r.documents.insertUploadKey({ user_id: user.id, key, fingerprint, document_id: row.id }, UPLOAD_KEY_KEPT_MS);
         await opts.inTransaction?.(r, row);
         // Read inside the transaction: an asynchronous upload answers the document as queued, even if
         // processing has already moved it on by the time the response is written.
         return (await r.documents.findById(row.id))!;
       });
     } catch (err) {
+      // The same key sent twice at once: the other upload committed first, and is the answer.
+      const first = key !== undefined && err instanceof UniqueViolation ? await this.uploadUnderKey(user, key, fingerprint, blob.key) : undefined;
+      if (first) return first;
       await this.releaseBlobs([blob.key]);
       throw err;
     }
     if (!input.sync) return doc;
     await this.pipeline.waitUntilProcessed(doc.id);
     return (await this.repos.documents.findById(doc.id))!;
+  }
+
+  /**
+   * The document stored under `key` by `user` (an upload retried), or undefined when the key is new. A key
+   * that named another file or project is refused (422); the file just adopted is let go unless a document
+   * names it.
+   */
+  private async uploadUnderKey(user: UserRow, key: string, fingerprint: string, blobKey: string): Promise<DocumentView | undefined> {
+    const stored = await this.repos.documents.findUploadKey(user.id, key, UPLOAD_KEY_KEPT_MS);
+    if (!stored) return undefined;
+    if (stored.fingerprint !== fingerprint) {
+      await this.releaseBlobs([blobKey]);
+      throw new HttpError(
+        422,
+        `The Idempotency-Key "${key}" was used for another upload (document ${stored.document_id}, a different file or project). Send a new key for a new upload.`,
+        { code: 'idempotency_key_reused', document: stored.document_id },
+      );
+    }
+    return (await this.repos.documents.findById(stored.document_id))!;
+  }
+
+  /**
+   * POST documents/<id>/retry/: a document that could not be processed (111) goes back to the queue, its
+   * file processed again from the start (then analysed, as after an upload). Any other status is a 409.
+   */
+  async retryProcessing(user: UserRow, id: number): Promise<DocumentView> {
+    await documentForMember(this.repos, user, id);
+    await this.uow(async (r) => {
+      // Checked where it counts: two requests at once queue one job.
+      const current = await r.documents.findById(id);
+      if (!current) throw new NotFoundError('Document not found.');
+      if (current.status !== DocumentStatus.COULD_NOT_BE_PROCESSED) {
+        throw new HttpError(409, `Only a document that could not be processed (status 111) can be retried; this one is "${statusName(current.status)}" (${current.status}).`);
+      }
+      await r.documents.update(id, { status: DocumentStatus.QUEUING_FOR_OCR, status_reason: null });
+      await this.queue.send(r, jobs.retryProcessing(current));
+    });
+    return (await this.repos.documents.findById(id))!;
   }
 
   /** A document Folio makes itself (a part of a split), queued for processing, in the caller's transaction. */

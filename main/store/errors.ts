@@ -2,8 +2,77 @@
 // above main/store nothing knows SQLite's error codes, and the PostgreSQL store translates its own
 // (23505, 23503, ...) into the same errors (translatePgError). Applied where kysely runs queries, so every
 // read and write of every repository (and a transaction's commit) is covered without each catching on its own.
+// An outage (PostgreSQL down or restarting, a full or read-only disk, a lock held past the busy timeout)
+// leaves it as one StorageUnavailableError, which the API answers with 503 and Retry-After (storageFault).
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
-import { IntegrityViolation, ReferenceViolation, UniqueViolation } from '../domain/errors.ts';
+import { IntegrityViolation, ReferenceViolation, StorageUnavailableError, UniqueViolation } from '../domain/errors.ts';
+
+/** Node's codes of a file system that cannot take a write now: the blob store's, multer's, SQLite's files. */
+const DISK_CODES: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EIO: 'the disk reported an input/output error',
+};
+
+/** Node's codes of a network connection to the database that failed or was never made. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** node-postgres's words for a connection it lost or could not make (these errors carry no code). */
+const PG_CONNECTION_MESSAGE = /Connection terminated|Connection ended unexpectedly|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed and is not queryable|the database system is (starting up|shutting down|in recovery mode)|terminating connection due to/i;
+
+const codeOf = (err: unknown): string | undefined => {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+/** A file system error of a disk that is full, read-only or failing, as a StorageUnavailableError. */
+export function diskFault(err: unknown): StorageUnavailableError | undefined {
+  if (err instanceof StorageUnavailableError) return err;
+  const reason = DISK_CODES[codeOf(err) ?? ''];
+  return reason ? new StorageUnavailableError('disk', reason, { cause: err }) : undefined;
+}
+
+/**
+ * Any error of the storage (SQLite, PostgreSQL, the file system) that says it is unavailable rather than
+ * that the request was wrong, as a StorageUnavailableError; undefined for every other error.
+ * - SQLite: SQLITE_FULL, SQLITE_IOERR*, SQLITE_READONLY*, SQLITE_CANTOPEN (the disk), SQLITE_BUSY* (a lock
+ *   held past busy_timeout: the database);
+ * - PostgreSQL: SQLSTATE class 08 (connection), 57P01-57P03 (shut down, restarting), 53300 (too many
+ *   connections), 53100 (its disk is full), 58xxx (its system), 25006 (a read-only standby), and the
+ *   network's and node-postgres's own words for a connection lost or refused, a pool that timed out;
+ * - the file system: ENOSPC, EDQUOT, EROFS, EIO.
+ */
+export function storageFault(err: unknown): StorageUnavailableError | undefined {
+  const disk = diskFault(err);
+  if (disk) return disk;
+  if (!(err instanceof Error)) return undefined;
+  const code = codeOf(err) ?? '';
+  const unavailable = (what: 'database' | 'disk', reason: string) => new StorageUnavailableError(what, reason, { cause: err });
+  if (code.startsWith('SQLITE_')) {
+    if (code === 'SQLITE_FULL') return unavailable('disk', 'the disk is full');
+    if (code.startsWith('SQLITE_IOERR')) return unavailable('disk', 'the disk reported an input/output error');
+    if (code.startsWith('SQLITE_READONLY')) return unavailable('disk', 'the database file cannot be written');
+    if (code.startsWith('SQLITE_CANTOPEN')) return unavailable('disk', 'the database file cannot be opened');
+    if (code.startsWith('SQLITE_BUSY')) return unavailable('database', 'another process holds the database locked');
+    return undefined;
+  }
+  if (NETWORK_CODES.has(code)) return unavailable('database', `the connection failed: ${code}`);
+  if (/^[0-9A-Z]{5}$/.test(code)) {
+    if (code.startsWith('08')) return unavailable('database', 'the connection failed');
+    if (code === '57P01' || code === '57P02' || code === '57P03') return unavailable('database', 'the database server is shutting down or starting up');
+    if (code === '53300') return unavailable('database', 'the database server has no free connection');
+    if (code === '53100') return unavailable('disk', "the database server's disk is full");
+    if (code.startsWith('58')) return unavailable('database', 'the database server reported a system error');
+    if (code === '25006') return unavailable('database', 'the database server is read-only');
+    return undefined;
+  }
+  if (PG_CONNECTION_MESSAGE.test(err.message)) return unavailable('database', 'the connection was lost or could not be made');
+  return undefined;
+}
+
+/** SQLite's message when a failed statement already rolled its transaction back (SQLITE_FULL does, and some IOERRs). */
+const NO_TRANSACTION = /no transaction is active/;
 
 /** better-sqlite3's SqliteError: `code` names the extended result code. */
 interface DriverError extends Error {
@@ -11,13 +80,14 @@ interface DriverError extends Error {
 }
 
 /**
- * SQLite's constraint errors as domain errors; any other error is returned as it is. The message's
+ * SQLite's constraint errors as domain errors, an outage as StorageUnavailableError (storageFault); any
+ * other error is returned as it is. The message's
  * tail names the columns ("UNIQUE constraint failed: users.email, users.name"); foreign key errors
  * name nothing.
  */
 export function translateSqliteError(err: unknown): unknown {
   const e = err as DriverError;
-  if (!(e instanceof Error) || typeof e.code !== 'string' || !e.code.startsWith('SQLITE_CONSTRAINT')) return err;
+  if (!(e instanceof Error) || typeof e.code !== 'string' || !e.code.startsWith('SQLITE_CONSTRAINT')) return storageFault(err) ?? err;
   const named = /constraint failed: (.*)$/.exec(e.message)?.[1] ?? '';
   const columns = named ? named.split(',').map((c) => c.trim()) : [];
   switch (e.code) {
@@ -46,11 +116,12 @@ interface PgDriverError extends Error {
 /**
  * PostgreSQL's constraint errors (SQLSTATE class 23) as the same domain errors as SQLite's, their
  * columns named "table.column" as SQLite names them: a unique key's from the detail ("Key (email)=(...)
- * already exists."), a NOT NULL's from the error's column. Any other error is returned as it is.
+ * already exists."), a NOT NULL's from the error's column; an outage as StorageUnavailableError
+ * (storageFault). Any other error is returned as it is.
  */
 export function translatePgError(err: unknown): unknown {
   const e = err as PgDriverError;
-  if (!(e instanceof Error) || typeof e.code !== 'string' || !e.code.startsWith('23')) return err;
+  if (!(e instanceof Error) || typeof e.code !== 'string' || !e.code.startsWith('23')) return storageFault(err) ?? err;
   const qualified = (columns: string[]) => columns.map((c) => (e.table ? `${e.table}.${c}` : c));
   switch (e.code) {
     case '23505': {
@@ -108,7 +179,13 @@ class TranslatingDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const conn = await this.driver.acquireConnection();
+    // A pool that cannot connect (the server is down) or waited too long for a free connection.
+    let conn: DatabaseConnection;
+    try {
+      conn = await this.driver.acquireConnection();
+    } catch (err) {
+      throw this.translate(err);
+    }
     let wrapped = this.#wrapped.get(conn);
     if (!wrapped) {
       wrapped = translatingConnection(conn, this.translate);
@@ -139,8 +216,19 @@ class TranslatingDriver implements Driver {
     return this.run(() => this.driver.commitTransaction(this.inner(conn)));
   }
 
-  rollbackTransaction(conn: DatabaseConnection): Promise<void> {
-    return this.driver.rollbackTransaction(this.inner(conn));
+  /**
+   * kysely rolls back after the transaction's callback or commit threw, and a rollback that throws would
+   * replace that error: when SQLite already rolled back by itself (a full disk does), the error the log
+   * must show is the first one, not "cannot rollback - no transaction is active". A rollback that fails
+   * otherwise still throws.
+   */
+  async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
+    try {
+      await this.driver.rollbackTransaction(this.inner(conn));
+    } catch (err) {
+      if (err instanceof Error && NO_TRANSACTION.test(err.message)) return;
+      throw this.translate(err);
+    }
   }
 
   // SQLite's and PostgreSQL's drivers both have savepoints.

@@ -36,6 +36,9 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
+/** How long a request waits for a connection of the pool before it answers that the database is unavailable. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 /** Any constant: the key of the advisory lock that lets one process at a time migrate. */
 const MIGRATION_LOCK = 0x466f6c696f; // "Folio"
 
@@ -52,8 +55,13 @@ const MIGRATION_LOCK = 0x466f6c696f; // "Folio"
  * counter row would serialize every writing transaction on one row lock.
  */
 async function pgChangeStamp(pool: pg.Pool): Promise<string> {
-  const r = await pool.query<{ s: string }>('select pg_current_snapshot()::text as s');
-  return r.rows[0].s;
+  // On the pool itself, not through kysely: its errors are translated here (an outage answers 503).
+  try {
+    const r = await pool.query<{ s: string }>('select pg_current_snapshot()::text as s');
+    return r.rows[0].s;
+  } catch (err) {
+    throw translatePgError(err);
+  }
 }
 
 /** The shared secret: made by the first process to ask, read by every later one. */
@@ -65,9 +73,14 @@ async function loadSharedSecret(db: Db): Promise<Buffer> {
 
 /** Opens (lazily: the first query connects) the database at `url` (postgres://...); migratePgStore updates it. */
 export function openPgStore(url: string): PgStore {
-  const pool = new pg.Pool({ connectionString: url, types, max: 10, idleTimeoutMillis: 10_000 });
+  // A connection that cannot be made within CONNECT_TIMEOUT_MS (the server unreachable, or every connection
+  // busy) fails the request with 503 (store/errors.ts) instead of holding it open without end.
+  const pool = new pg.Pool({ connectionString: url, types, max: 10, idleTimeoutMillis: 10_000, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle connection that fails (the server restarted) must not end the process; the next query reconnects.
   pool.on('error', () => {});
+  // Nor one that fails while a request holds it between two queries (the pool listens only to idle ones):
+  // the request's next query fails (503), and the pool drops the connection when it is given back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   let queries = 0;
   const db = new Kysely<Database>({
     dialect: translatingErrors(new PostgresDialect({ pool }), translatePgError),

@@ -345,6 +345,17 @@ export interface ImportFolderFilesTable {
   created_at: string;
 }
 
+/** An upload's idempotency key, written with its document (migration 0014). */
+export interface UploadKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  key: string;
+  /** What was uploaded under the key: the file's SHA-256 and the project. */
+  fingerprint: string;
+  document_id: number;
+  created_at: string;
+}
+
 export interface FolioMigrationsTable {
   name: string;
   applied_at: string;
@@ -373,6 +384,7 @@ export interface Database {
   document_sets: DocumentSetsTable;
   import_folders: ImportFoldersTable;
   import_folder_files: ImportFolderFilesTable;
+  upload_keys: UploadKeysTable;
   folio_migrations: FolioMigrationsTable;
 }
 
@@ -435,3 +447,4 @@ export type DocumentSetRow = Selectable<DocumentSetsTable>;
 export type ImportFolderRow = Row<Selectable<ImportFoldersTable>, typeof codecs.importFolders>;
 export type ImportFolderUpdate = Row<Updateable<ImportFoldersTable>, typeof codecs.importFolders>;
 export type ImportFolderFileRow = Selectable<ImportFolderFilesTable>;
+export type UploadKeyRow = Selectable<UploadKeysTable>;

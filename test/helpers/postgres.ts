@@ -4,7 +4,8 @@
 //
 // One cluster serves a whole vitest run when `FOLIO_TEST_PG_ADMIN_URL` names it (test/globalSetup.ts starts
 // it for `FOLIO_TEST_DB=postgres`); otherwise the first caller in a test process starts one for that
-// process and stops it at exit. Each test asks for a database of its own (`createTestDatabase`).
+// process and stops it at exit. Each test asks for a database of its own (`createTestDatabase`). A cluster of
+// its own can be halted and resumed (halt/resume: an outage, as npm run test:chaos makes one).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -19,6 +20,10 @@ export interface PgCluster {
   /** The cluster's folder (data/, the server log, the socket). */
   dir: string;
   stop(): void;
+  /** Stops the server as a crash would (`pg_ctl stop -m immediate`), keeping its data: an outage. */
+  halt(): void;
+  /** Starts it again on the same port after halt(). */
+  resume(): void;
 }
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -77,7 +82,8 @@ export async function startPgCluster(): Promise<PgCluster> {
     '-c full_page_writes=off',
     '-c max_connections=300',
   ].join(' ');
-  run(path.join(binDir, 'pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const pgStart = () => run(path.join(binDir, 'pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  pgStart();
   let stopped = false;
   const stop = () => {
     if (stopped) return;
@@ -91,7 +97,8 @@ export async function startPgCluster(): Promise<PgCluster> {
   };
   process.once('exit', stop);
   watchParent(binDir, data, dir);
-  return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, stop };
+  const halt = () => run(path.join(binDir, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+  return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, stop, halt, resume: pgStart };
 }
 
 /**

@@ -80,7 +80,8 @@ const running = new Set<ChildProcess>();
  * Starts `folio serve` (or `args`) and resolves once it prints the URL it listens on. Rejects, with
  * everything it printed, when it exits first or does not start in time.
  */
-export function startFolio(opts: FolioEnv & { args?: string[] }): Promise<FolioProcess> {
+export function startFolio(opts: FolioEnv & { args?: string[]; startTimeoutMs?: number }): Promise<FolioProcess> {
+  const startTimeoutMs = opts.startTimeoutMs ?? START_TIMEOUT_MS;
   const args = opts.args ?? ['serve'];
   const child = spawn(process.execPath, [folioBin, ...args], { cwd: repoRoot, env: childEnv(opts), stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
@@ -125,7 +126,7 @@ export function startFolio(opts: FolioEnv & { args?: string[] }): Promise<FolioP
       child.kill('SIGKILL');
       reject(new Error(`folio ${args.join(' ')} ${why}.\nstdout: ${stdout}\nstderr: ${stderr}`));
     };
-    const timer = setTimeout(() => fail(`printed no URL within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+    const timer = setTimeout(() => fail(`printed no URL within ${startTimeoutMs} ms`), startTimeoutMs);
     child.on('error', (err) => fail(`could not be spawned (${err.message})`));
     void exited.then(({ code, signal }) => fail(`exited (code ${code}, signal ${signal}) before it listened`));
     child.stderr!.on('data', (d) => (stderr += d));

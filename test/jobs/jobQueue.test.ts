@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateUp, openStore, type OpenedStore } from '../../main/store/db.ts';
 import { makeRepos, unitOfWork, type Repos, type UnitOfWork } from '../../main/store/repositories/index.ts';
-import { backoffDelay, enqueue, JobLostError, JobRunner, JobSetAsideError, MAX_EARLY_INTERRUPTIONS, PermanentJobError, type JobRunnerOptions } from '../../main/jobs/jobQueue.ts';
+import { backoffDelay, enqueue, JobLostError, JobRunner, JobSetAsideError, MAX_EARLY_INTERRUPTIONS, MAX_INTERRUPTIONS, PermanentJobError, SUSPECT_RUNS, type JobRunnerOptions } from '../../main/jobs/jobQueue.ts';
 import type { JobRow } from '../../main/store/schema.ts';
 import { DocumentStatus } from '../../main/domain/documentStatus.ts';
 import { tempDir } from '../helpers/testServer.ts';
@@ -302,51 +302,69 @@ describe('JobRunner', () => {
     expect(await job(q, otherKind.id)).toMatchObject({ state: 'running' });
   });
 
-  it('sets aside a job the process died on three times in a row at the same heartbeat, not one that got further', async () => {
+  it('defers a job the process died on three times in a row at the same heartbeat, and sets it aside only after SUSPECT_RUNS more', async () => {
     const q = await openQueue();
     const poison = await enqueue(q.repos, { kind: 'ocr', payload: { n: 1 } });
     const progressing = await enqueue(q.repos, { kind: 'ocr', payload: { n: 2 } });
     const die = q.store.sqlite.prepare("update jobs set state = 'running', attempts = attempts + 1, progress = ?, locked_by = ?, locked_at = ? where id = ?");
     const failures: { id: number; error: unknown }[] = [];
     const ran: number[] = [];
+    /** Recovery only: stop before anything is claimed again. */
+    const recoverOnly = async () => {
+      const runner = q.runner({ handlers: { ocr: async () => { throw new Error('not reached'); } }, onFailed: async (j, error) => void failures.push({ id: j.id, error }) });
+      const recovered = await runner.start();
+      await runner.stop();
+      return recovered;
+    };
     // Two deaths in a row at heartbeat 3 for the poison; the other dies at 1, 2, 3: never twice at one point.
     for (const [round, progress] of [[1, 1], [2, 2]] as const) {
       die.run(3, `gone:${round}`, new Date().toISOString(), poison.id);
       die.run(progress, `gone:${round}`, new Date().toISOString(), progressing.id);
-      const runner = q.runner({ handlers: { ocr: async () => { throw new Error('not reached'); } } });
-      // Recovery only: stop before anything is claimed again.
-      await runner.start();
-      await runner.stop();
+      await recoverOnly();
     }
     expect(await job(q, poison.id)).toMatchObject({ state: 'queued', attempts: 0, interruptions: 2, interrupted_at: 3 });
     expect(await job(q, progressing.id)).toMatchObject({ state: 'queued', attempts: 0, interruptions: 1, interrupted_at: 2 });
 
+    // The third death at the same step: a suspect, which waits while the other job runs; nothing fails.
     die.run(3, 'gone:3', new Date().toISOString(), poison.id);
     die.run(3, 'gone:3', new Date().toISOString(), progressing.id);
-    const recovered = await q.runner({
-      handlers: { ocr: async ({ payload }) => void ran.push(payload.n) },
-      onFailed: async (j, error) => void failures.push({ id: j.id, error }),
-    }).start();
-    expect(recovered).toEqual({ requeued: 1, failed: 1 });
-    expect(failures.map((f) => f.id)).toEqual([poison.id]);
-    expect(failures[0].error).toBeInstanceOf(JobSetAsideError);
-    expect(String((failures[0].error as Error).message)).toMatch(/stopped 3 times in a row .* at the same step/);
-    expect(await job(q, poison.id)).toMatchObject({ state: 'failed' });
+    const runner = q.runner({ handlers: { ocr: async ({ payload }) => void ran.push(payload.n) } });
+    expect(await runner.start()).toEqual({ requeued: 2, failed: 0 });
+    const deferred = (await job(q, poison.id))!;
+    expect(deferred).toMatchObject({ state: 'queued', attempts: 0, interruptions: MAX_INTERRUPTIONS });
+    expect(Date.parse(deferred.run_after)).toBeGreaterThan(Date.now() + 5_000);
+    expect(deferred.last_error).toMatch(/Interrupted 3 times in a row at the same step.*tried again in 10 s/);
     await until('the job that got further ran again', async () => (await job(q, progressing.id))?.state === 'done');
     expect(ran).toEqual([2]);
+    await runner.stop();
+
+    // Tried after each wait and dying at the same step every time: set aside after SUSPECT_RUNS of them.
+    for (let k = 1; k < SUSPECT_RUNS; k++) {
+      die.run(3, `gone:suspect-${k}`, new Date().toISOString(), poison.id);
+      expect(await recoverOnly()).toEqual({ requeued: 1, failed: 0 });
+    }
+    die.run(3, 'gone:last', new Date().toISOString(), poison.id);
+    expect(await recoverOnly()).toEqual({ requeued: 0, failed: 1 });
+    expect(failures.map((f) => f.id)).toEqual([poison.id]);
+    expect(failures[0].error).toBeInstanceOf(JobSetAsideError);
+    expect(String((failures[0].error as Error).message)).toMatch(new RegExp(`stopped ${MAX_INTERRUPTIONS + SUSPECT_RUNS} times in a row .* at the same step`));
+    expect(await job(q, poison.id)).toMatchObject({ state: 'failed' });
   });
 
-  it('before its first heartbeat, a job is set aside only after MAX_EARLY_INTERRUPTIONS deaths in a row', async () => {
+  it('before its first heartbeat, a job is a suspect after MAX_EARLY_INTERRUPTIONS deaths in a row, set aside after SUSPECT_RUNS more', async () => {
     const q = await openQueue();
     const early = await enqueue(q.repos, { kind: 'ocr', payload: {} });
     const die = q.store.sqlite.prepare("update jobs set state = 'running', attempts = attempts + 1, progress = 0, locked_by = ?, locked_at = ? where id = ?");
-    for (let round = 1; round < MAX_EARLY_INTERRUPTIONS; round++) {
+    for (let round = 1; round < MAX_EARLY_INTERRUPTIONS + SUSPECT_RUNS; round++) {
       die.run(`gone:${round}`, new Date().toISOString(), early.id);
       const runner = q.runner({ handlers: { ocr: async () => { throw new Error('not reached'); } } });
       expect(await runner.start()).toEqual({ requeued: 1, failed: 0 });
       await runner.stop();
+      const row = (await job(q, early.id))!;
+      // Due at once until it is a suspect, then later each time.
+      expect(Date.parse(row.run_after) > Date.now() + 1_000).toBe(round >= MAX_EARLY_INTERRUPTIONS);
     }
-    expect(await job(q, early.id)).toMatchObject({ state: 'queued', interruptions: MAX_EARLY_INTERRUPTIONS - 1, interrupted_at: 0 });
+    expect(await job(q, early.id)).toMatchObject({ state: 'queued', interruptions: MAX_EARLY_INTERRUPTIONS + SUSPECT_RUNS - 1, interrupted_at: 0 });
     die.run('gone:last', new Date().toISOString(), early.id);
     const failures: unknown[] = [];
     expect(await q.runner({ handlers: { ocr: async () => {} }, onFailed: async (_j, e) => void failures.push(e) }).start()).toEqual({ requeued: 0, failed: 1 });

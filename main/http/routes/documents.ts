@@ -32,11 +32,33 @@ const documentList = {
 
 async function upload(ctx: Ctx<DocumentUpload>): Promise<DocumentDetailView> {
   const { documents } = ctx.core.services;
-  const doc = await documents.upload(ctx.user, ctx.body, ctx.file);
+  const doc = await documents.upload(ctx.user, ctx.body, ctx.file, { idempotencyKey: ctx.header('Idempotency-Key') });
   return documents.detail(ctx.user, doc.id);
 }
 
+/** The handler of a route that sends the document back through a job: the service's step, then its detail (202). */
+function queuesAgain(step: (documents: Ctx<unknown>['core']['services']['documents'], user: Ctx<unknown>['user'], id: number) => Promise<{ id: number }>) {
+  return async (ctx: Ctx<unknown>) => {
+    const { documents } = ctx.core.services;
+    const doc = await step(documents, ctx.user, ctx.id());
+    return documentOut(await documents.detail(ctx.user, doc.id));
+  };
+}
+
 export const documentRoutes: RouteSpec[] = [
+  route({
+    method: 'post',
+    path: `${base}:id/retry/`,
+    tag: 'documents',
+    summary: 'Process again a document that could not be processed (status 111)',
+    description:
+      'A Folio addition. Queues the document for processing again from its uploaded file: the status goes to 0 (queuing for OCR), then ' +
+      'as after an upload. For a document whose processing failed for a passing reason (the machine was out of disk space, or stopped ' +
+      'again and again). A document in any other status is a 409.',
+    response: DocumentDetail,
+    status: 202,
+    handler: queuesAgain((documents, user, id) => documents.retryProcessing(user, id)),
+  }),
   route({
     method: 'post',
     path: base,
@@ -149,11 +171,7 @@ export const documentRoutes: RouteSpec[] = [
       'category has no active extraction AI is a 400 saying which.',
     response: DocumentDetail,
     status: 202,
-    async handler(ctx) {
-      const { documents } = ctx.core.services;
-      const doc = await documents.extractAgain(ctx.user, ctx.id());
-      return documentOut(await documents.detail(ctx.user, doc.id));
-    },
+    handler: queuesAgain((documents, user, id) => documents.extractAgain(user, id)),
   }),
   route({
     method: 'get',

@@ -13,6 +13,7 @@ import * as m0010 from './0010_document_text_search.ts';
 import * as m0011 from './0011_import_folders.ts';
 import * as m0012 from './0012_job_lanes.ts';
 import * as m0013 from './0013_sso_identities.ts';
+import * as m0014 from './0014_upload_keys.ts';
 
 export interface Migration {
   name: string;
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   { name: '0011_import_folders', ...m0011 },
   { name: '0012_job_lanes', ...m0012 },
   { name: '0013_sso_identities', ...m0013 },
+  { name: '0014_upload_keys', ...m0014 },
 ];

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
-import { codecs, type DocumentRow, type DocumentsTable, type DocumentUpdate, type NewDocument } from '../schema.ts';
+import { codecs, type DocumentRow, type DocumentsTable, type DocumentUpdate, type NewDocument, type UploadKeyRow } from '../schema.ts';
 import type { Selectable } from 'kysely';
 import type { ListParams, Page } from '../../../shared/listParams.ts';
 import { ValidationError } from '../../domain/errors.ts';
@@ -122,6 +122,22 @@ export class DocumentRepository {
 
   async insert(values: NewDocument): Promise<DocumentRow> {
     return documents.read(await this.db.insertInto('documents').values(documents.write(values)).returningAll().executeTakeFirstOrThrow());
+  }
+
+  /** The upload `userId` made under idempotency key `key` within the last `keptMs` (migration 0014). */
+  findUploadKey(userId: number, key: string, keptMs: number): Promise<UploadKeyRow | undefined> {
+    const since = new Date(Date.now() - keptMs).toISOString();
+    return this.db.selectFrom('upload_keys').selectAll().where('user_id', '=', userId).where('key', '=', key).where('created_at', '>=', since).executeTakeFirst();
+  }
+
+  /**
+   * Records the key of an upload, in the transaction that inserts its document; first removes this user's
+   * key of the same name older than `keptMs`, and every key older than that (a key is kept that long).
+   */
+  async insertUploadKey(v: { user_id: number; key: string; fingerprint: string; document_id: number }, keptMs: number): Promise<void> {
+    const since = new Date(Date.now() - keptMs).toISOString();
+    await this.db.deleteFrom('upload_keys').where('created_at', '<', since).execute();
+    await this.db.insertInto('upload_keys').values({ ...v, created_at: now() }).execute();
   }
 
   async update(id: number, changes: DocumentUpdate): Promise<void> {

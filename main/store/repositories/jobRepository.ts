@@ -206,14 +206,14 @@ export class JobRepository {
   }
 
   /**
-   * Back to the queue at once after its process died, the attempt given back: `interruptions` in a row at
-   * progress `at` (see JobRunner.start).
+   * Back to the queue after its process died, the attempt given back: `interruptions` in a row at
+   * progress `at` (see JobRunner.start); due at once, or at `runAfter` (a suspect waits: runJob.ts).
    */
-  async requeueInterrupted(id: number, owner: string, interruptions: number, at: number, error: string): Promise<boolean> {
+  async requeueInterrupted(id: number, owner: string, interruptions: number, at: number, error: string, runAfter?: string): Promise<boolean> {
     const t = now();
     return this.changeRunning(id, owner, {
       state: 'queued', attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end`, progress: 0, interruptions, interrupted_at: at,
-      locked_by: null, locked_at: null, run_after: t, last_error: errorText(error), updated_at: t,
+      locked_by: null, locked_at: null, run_after: runAfter ?? t, last_error: errorText(error), updated_at: t,
     });
   }
 

@@ -143,6 +143,8 @@ export class FolioClient {
   /** Reads the whole document again (a job: the document goes back through processing). */
   /** A reviewer opened a document that is still waiting: its queued steps go ahead of every batch. */
   prioritize = (document: number) => this.send<DocumentOut>('POST', `/api/v3/documents/${document}/prioritize/`, {});
+  /** A document that could not be processed (111) queued for processing again. */
+  retryProcessing = (document: number) => this.send<DocumentOut>('POST', `/api/v3/documents/${document}/retry/`);
   readAgain = (document: number, ocrLanguages?: string[]) => this.send<DocumentOut>('POST', `/api/v3/documents/${document}/read-again/`, ocrLanguages ? { ocr_languages: ocrLanguages } : {});
   /** Runs the category's active extraction AI on the document again (a job, like after processing). */
   extractAgain = (document: number) => this.send<DocumentOut>('POST', `/api/v3/documents/${document}/extract-again/`, {});

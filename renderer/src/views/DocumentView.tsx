@@ -308,6 +308,20 @@ function Notice({ title, text, error, busy }: { title: string; text?: string; er
 function ProcessingNotice({ doc, goToDocument }: { doc: DocumentOut } & Navigation) {
   const [code, name] = doc.status;
   const message = useReview((s) => s.message);
+  const reload = useReview((s) => s.reload);
+  const say = useReview((s) => s.say);
+  const [retrying, setRetrying] = useState(false);
+  async function retry() {
+    setRetrying(true);
+    try {
+      await useSession.getState().call((c) => c.retryProcessing(doc.id));
+      await reload();
+    } catch (err) {
+      say({ kind: 'error', text: (err as Error).message });
+    } finally {
+      setRetrying(false);
+    }
+  }
   return (
     <main className="page">
       <nav className="row" aria-label="Documents of the project">
@@ -322,9 +336,16 @@ function ProcessingNotice({ doc, goToDocument }: { doc: DocumentOut } & Navigati
       </nav>
       <h1>{doc.data_file_name}</h1>
       {code === 111 ? (
-        <p className="error" role="alert">
-          This document could not be processed{doc.status_reason ? `: ${doc.status_reason}` : '.'}
-        </p>
+        <>
+          <p className="error" role="alert">
+            This document could not be processed{doc.status_reason ? `: ${doc.status_reason}` : '.'}
+          </p>
+          <p>
+            <button type="button" onClick={() => void retry()} disabled={retrying} aria-busy={retrying || undefined} title="Process the uploaded file again from the start">
+              {retrying ? 'Retrying…' : 'Retry processing'}
+            </button>
+          </p>
+        </>
       ) : code === 41 ? (
         <p>
           The splitting AI proposes to split this document. <a href={`#/documents/${doc.id}/edit`}>Review the split in edit mode</a>.

@@ -2,7 +2,9 @@
 // clockwise like PDF /Rotate) and moved to another place in the document. Boxes are PDF points of the
 // page as shown, origin bottom left; `top`/`bottom` count from the top. Offsets are not touched here: the
 // page is read again afterwards and each span takes the characters now inside its turned box
-// (textMerge.spansInBox), which is how annotations follow new text when a document is read again.
+// (textMerge.spansInBox), which is how annotations follow new text when a document is read again. When
+// that reading's OCR turns a page itself (orientation detection, `ocr_turn`), ocrTurns gives the boxes the
+// same turn first, so they turn exactly as the page's final picture did and stay on their words.
 import type { StoredSpan } from './spans.ts';
 
 /** Where a page goes: the clockwise turn it receives, its size before (points, as shown), its new index. */

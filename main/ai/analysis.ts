@@ -26,7 +26,7 @@ export interface MachineAnnotations {
   createMachineAnnotation(
     r: Repos,
     input: { documentId: number; labelId: number; annotationSetId?: number; labelSetId?: number; spans: SpanInput[]; confidence: number | null; dataType?: string },
-  ): Promise<number>;
+  ): Promise<number | null>;
 }
 
 export interface AnalysisDeps {
@@ -51,6 +51,10 @@ async function firstStep(r: Repos, doc: DocumentRow, splitting: boolean): Promis
   if (splitting && project?.splitting_enabled && doc.number_of_pages > 1 && doc.document_set_id === null) return DocumentStatus.QUEUING_FOR_SPLITTING;
   return doc.category_id === null ? DocumentStatus.QUEUING_FOR_CATEGORIZATION : DocumentStatus.QUEUING_FOR_EXTRACTION;
 }
+
+/** The document's status_reason when new proposals opened its review again (the review view shows it). */
+export const reviewReopened = (proposed: number) =>
+  `The review was opened again: the AI proposed ${proposed} new value${proposed === 1 ? '' : 's'} after the document was read again.`;
 
 /** One proposed document of a split (the document's `proposed_split`). */
 export interface ProposedDocument {
@@ -125,20 +129,29 @@ export function analysisHandlers(deps: AnalysisDeps): Record<string, JobHandler>
     return { aiId: ai.id, model, predictions, seconds: (performance.now() - started) / 1000 };
   }
 
-  /** Machine annotations, one annotation set per found set of a repeating label set (line items). */
-  async function writeAnnotations(r: Repos, doc: DocumentRow, x: Extraction): Promise<void> {
+  /**
+   * Machine annotations, one annotation set per found set of a repeating label set (line items). Returns
+   * how many were proposed (values declined before, or already there, are not).
+   */
+  async function writeAnnotations(r: Repos, doc: DocumentRow, x: Extraction): Promise<number> {
     const dataTypes = new Map(x.model.schema.labels.map((l) => [l.id, l.dataType]));
     const multiple = new Set(x.model.schema.labelSets.filter((s) => s.hasMultipleSections).map((s) => s.id));
     const sets = new Map<string, number>();
+    const opened: number[] = [];
+    let written = 0;
     for (const p of x.predictions) {
       let annotationSetId: number | undefined;
       if (multiple.has(p.labelSetId)) {
         const key = `${p.labelSetId}:${p.setIndex}`;
-        annotationSetId = sets.get(key) ?? (await r.annotations.createSet(doc.id, p.labelSetId)).id;
+        annotationSetId = sets.get(key);
+        if (annotationSetId === undefined) {
+          annotationSetId = (await r.annotations.createSet(doc.id, p.labelSetId)).id;
+          opened.push(annotationSetId);
+        }
         sets.set(key, annotationSetId);
       }
       try {
-        await deps.annotations.createMachineAnnotation(r, {
+        const id = await deps.annotations.createMachineAnnotation(r, {
           documentId: doc.id,
           labelId: p.labelId,
           labelSetId: p.labelSetId,
@@ -147,12 +160,16 @@ export function analysisHandlers(deps: AnalysisDeps): Record<string, JobHandler>
           confidence: p.confidence,
           dataType: dataTypes.get(p.labelId),
         });
+        if (id !== null) written++;
       } catch (err) {
         // The taxonomy changed since training (a label left the category, a set no longer repeats), or
         // the same text twice: that one annotation is skipped, the rest of the document is extracted.
         if (!(err instanceof ValidationError)) throw err;
       }
     }
+    // A line item whose every value was skipped leaves no empty set behind.
+    await r.annotations.removeEmptySets(doc.id, opened);
+    return written;
   }
 
   return {
@@ -189,10 +206,13 @@ export function analysisHandlers(deps: AnalysisDeps): Record<string, JobHandler>
         // The category first: the annotation-set rules check label sets against the document's category.
         if (categorized) await r.documents.update(doc.id, { category_id: categorized.categoryId, category_confidence: categorized.confidence });
         const writing = performance.now();
-        if (extraction) await writeAnnotations(r, doc, extraction);
+        const proposed = extraction ? await writeAnnotations(r, doc, extraction) : 0;
+        // New proposals on a reviewed document (read again after an edit of its pages) open its review again.
+        const reopened = proposed > 0 && (await r.documents.findById(doc.id))!.is_reviewed;
         await r.documents.update(doc.id, {
           status: DocumentStatus.DONE,
-          status_reason: null,
+          status_reason: reopened ? reviewReopened(proposed) : null,
+          ...(reopened ? { is_reviewed: false } : {}),
           extraction_ai_id: extraction?.aiId ?? null,
           // Reading the model's answer and writing the annotations: what an upload waits for extraction.
           extraction_time: extraction ? extraction.seconds + (performance.now() - writing) / 1000 : null,

@@ -76,13 +76,43 @@ export function charsInRects(chars: readonly CharBox[], rects: readonly Rect[]):
 export interface RectText {
   lines: Span[];
   pageHeight: number;
+  /** Characters inside the rectangle were left out (textInRects' trimPunctuation). */
+  trimmed?: boolean;
 }
 
 /** Reads rectangles against a document; null for a page without characters (not processed, or no text). */
 export type TextInRect = (rect: Rect) => RectText | null;
 
-/** A reader of rectangles over the given characters (the bbox POST rule: characters fully inside). */
-export function textInRects(text: string, chars: readonly CharBox[], pageHeights: readonly number[]): TextInRect {
+/** A token made only of punctuation (":", "-", "*"): no part of a date, number or yes/no value. */
+const PUNCTUATION = /^\p{P}+$/u;
+
+/**
+ * Characters without the punctuation tokens at the start and the end of them (in text order; a token is
+ * a run of characters with nothing between them on one line). Characters that are all punctuation are
+ * kept as they are.
+ */
+export function withoutEdgePunctuation(chars: readonly CharBox[]): CharBox[] {
+  const sorted = [...chars].sort((a, b) => a.offset - b.offset);
+  const tokens: CharBox[][] = [];
+  for (const c of sorted) {
+    const last = tokens.at(-1)?.at(-1);
+    if (last && last.line_index === c.line_index && c.offset === last.offset + Array.from(last.text).length) tokens.at(-1)!.push(c);
+    else tokens.push([c]);
+  }
+  const punct = (t: CharBox[]) => PUNCTUATION.test(t.map((c) => c.text).join(''));
+  let from = 0;
+  let to = tokens.length;
+  while (from < to && punct(tokens[from])) from++;
+  while (to > from && punct(tokens[to - 1])) to--;
+  return from === to ? sorted : tokens.slice(from, to).flat();
+}
+
+/**
+ * A reader of rectangles over the given characters (the bbox POST rule: characters fully inside).
+ * `trimPunctuation`: leading and trailing punctuation tokens are left out (a box drawn on a date takes
+ * in the ":" before it); `trimmed` then says the lines are smaller than the rectangle.
+ */
+export function textInRects(text: string, chars: readonly CharBox[], pageHeights: readonly number[], opts: { trimPunctuation?: boolean } = {}): TextInRect {
   const byPage = new Map<number, CharBox[]>();
   for (const c of chars) {
     const page = byPage.get(c.page_index);
@@ -92,7 +122,9 @@ export function textInRects(text: string, chars: readonly CharBox[], pageHeights
   return (rect) => {
     const onPage = byPage.get(rect.page_index);
     if (!onPage) return null;
-    return { lines: spansFromChars(text, charsInRects(onPage, [rect]), pageHeights), pageHeight: pageHeights[rect.page_index] ?? 0 };
+    const inside = charsInRects(onPage, [rect]);
+    const kept = opts.trimPunctuation ? withoutEdgePunctuation(inside) : inside;
+    return { lines: spansFromChars(text, kept, pageHeights), pageHeight: pageHeights[rect.page_index] ?? 0, trimmed: kept.length < inside.length };
   };
 }
 

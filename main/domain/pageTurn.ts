@@ -2,8 +2,34 @@
 // clockwise like PDF /Rotate) and moved to another place in the document. Boxes are PDF points of the
 // page as shown, origin bottom left; `top`/`bottom` count from the top. Offsets are not touched here: the
 // page is read again afterwards and each span takes the characters now inside its turned box
-// (textMerge.spansInBox), which is how annotations follow new text when a document is read again.
+// (textMerge.spansInBox), which is how annotations follow new text when a document is read again. When
+// that reading's OCR turns a page itself (orientation detection, `ocr_turn`), ocrTurns gives the boxes the
+// same turn first, so they turn exactly as the page's final picture did and stay on their words.
 import type { StoredSpan } from './spans.ts';
+
+/** Where a page goes: the clockwise turn it receives, its size before (points, as shown), its new index. */
+export interface PageMove {
+  angle: number;
+  width: number;
+  height: number;
+  to: number;
+}
+
+/**
+ * The turn OCR applied to pages it read (its orientation detection: `ocr_turn`), as moves that keep
+ * every box on its words: a box drawn on the page as it stood before OCR turns with it. `width` and
+ * `height` are the pages' sizes after OCR; pages OCR did not turn are left out.
+ */
+export function ocrTurns(pages: readonly { width_pt: number; height_pt: number; ocr_turn: number | null }[]): Map<number, PageMove> {
+  const moves = new Map<number, PageMove>();
+  pages.forEach((p, index) => {
+    const angle = normalTurn(p.ocr_turn ?? 0);
+    if (angle === 0) return;
+    const sideways = angle === 90 || angle === 270;
+    moves.set(index, { angle, width: sideways ? p.height_pt : p.width_pt, height: sideways ? p.width_pt : p.height_pt, to: index });
+  });
+  return moves;
+}
 
 /** 0, 90, 180 or 270: a turn given as -90 is 270. */
 export const normalTurn = (angle: number) => (((angle % 360) + 360) % 360) as 0 | 90 | 180 | 270;

@@ -77,9 +77,12 @@ export function toStoredSpans(spans: SpanInput[], previous: StoredSpan[], textIn
     }
     if (lines.length === 1) {
       const [line] = lines;
+      // A rectangle whose edge characters were left out shrinks to what it keeps, so that reading it
+      // again (read again, a turn) does not take them back in.
+      const box = found.trimmed ? line : s;
       const span: StoredSpan = {
-        page_index: s.page_index, x0: s.x0, x1: s.x1, y0: s.y0, y1: s.y1,
-        top: pageHeight - s.y1, bottom: pageHeight - s.y0,
+        page_index: s.page_index, x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y1,
+        top: pageHeight - box.y1, bottom: pageHeight - box.y0,
         offset_string: line.offset_string, offset_string_original: line.offset_string,
         start_offset: line.start_offset, end_offset: line.end_offset,
       };

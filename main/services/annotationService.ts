@@ -9,8 +9,9 @@ import { normalize } from '../domain/normalization.ts';
 import { labelDataType } from '../../shared/schemas/taxonomy.ts';
 import { NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
 import { decideAnnotationSet, type SetRequest } from '../domain/annotationSetRules.ts';
-import { fillsLabel, labelStatus, reviewState, type LabelStatus, type ReviewSet, type ReviewState } from '../domain/reviewRules.ts';
+import { fillsLabel, labelStatus, proposalWanted, reviewState, type LabelStatus, type ReviewSet, type ReviewState } from '../domain/reviewRules.ts';
 import { machineSpans, samePosition, spanColumns, toStoredSpans, typedSpans, type SpanInput, type StoredSpan } from '../domain/spans.ts';
+import { turnSpan, type PageMove } from '../domain/pageTurn.ts';
 import { textInRects } from '../domain/geometry.ts';
 import { documentForField, documentForMember } from './access.ts';
 
@@ -129,11 +130,13 @@ export class AnnotationService {
 
   /**
    * For the extraction AI (main/ai/analysis.ts): a machine-made annotation that awaits feedback,
-   * written inside the caller's transaction under the same annotation-set rules. Returns its id.
+   * written inside the caller's transaction under the same annotation-set rules. Returns its id, or null
+   * when it is not proposed: a reviewer declined that value before, or the label already has it there.
    */
-  async createMachineAnnotation(r: Repos, input: MachineAnnotationInput): Promise<number> {
+  async createMachineAnnotation(r: Repos, input: MachineAnnotationInput): Promise<number | null> {
     const doc = await r.documents.findById(input.documentId);
     if (!doc) throw new NotFoundError(`Document ${input.documentId} not found.`);
+    if (!(await this.proposable(r, doc, input))) return null;
     const row = await this.insert(r, doc, {
       labelId: input.labelId,
       annotationSetId: input.annotationSetId ?? null,
@@ -149,12 +152,31 @@ export class AnnotationService {
     return row.id;
   }
 
+  /**
+   * Whether the AI may propose this value (domain/reviewRules.ts proposalWanted) against the label's
+   * annotations on the document: the declined ones are what it remembers, whatever reading moved them.
+   */
+  private async proposable(r: Repos, doc: DocumentRow, input: MachineAnnotationInput): Promise<boolean> {
+    const existing = await r.annotations.annotationsOfLabel(doc.id, input.labelId);
+    if (!existing.length) return true;
+    const [label] = await r.annotations.labelsByIds([input.labelId]);
+    const spans = machineSpans(input.spans);
+    const text = spanColumns(spans).offset_string;
+    const labelSet = input.labelSetId === undefined ? undefined : await r.labelSets.findById(input.labelSetId);
+    return proposalWanted(
+      { spans, text, normalized: normalizedColumn(text, input.dataType ?? label?.data_type ?? 'Text') },
+      existing.map((a) => ({ state: stateOf(a), spans: a.spans, text: a.offset_string, normalized: a.normalized })),
+      // In a repeating label set the same value recurs legitimately (a quantity of 1 on two lines).
+      { byValue: labelSet?.has_multiple_sections !== true },
+    );
+  }
+
   private async insert(r: Repos, doc: DocumentRow, input: NewAnnotationInput): Promise<AnnotationWithSet> {
     const label = await this.labelFor(r, doc, input.labelId, 'label');
     const setId = await this.resolveSet(r, doc, label, input.annotationSetId, input.labelSetId, 'annotation');
     // The AI's spans come from the document's own characters; a person's are read against them.
     const spans =
-      input.origin === 'machine' ? this.machineStoredSpans(doc, input.spans) : input.typed ? this.typedStoredSpans(doc, input.spans) : await this.storedSpans(r, doc, input.spans);
+      input.origin === 'machine' ? this.machineStoredSpans(doc, input.spans) : input.typed ? this.typedStoredSpans(doc, input.spans) : await this.storedSpans(r, doc, label, input.spans);
     await this.assertNotDuplicate(r, doc.id, label, spans);
     const columns = spanColumns(spans);
     const id = await r.annotations.insertAnnotation({
@@ -211,6 +233,22 @@ export class AnnotationService {
     }
   }
 
+  /**
+   * Every annotation's boxes (typed ones too) turned with their pages, inside the caller's transaction:
+   * `moves` gives, by the page index a span is on, the clockwise turn its page received, the page's size
+   * before it (points, as shown) and its new index. Offsets are left to the reading that follows.
+   */
+  async turnBoxes(r: Repos, documentId: number, moves: ReadonlyMap<number, PageMove>): Promise<void> {
+    if (!moves.size) return;
+    for (const a of await r.annotations.annotationsOfDocument(documentId)) {
+      const spans = a.spans.map((s) => {
+        const move = moves.get(s.page_index);
+        return move ? turnSpan(s, move.angle, move.width, move.height, move.to) : s;
+      });
+      if (JSON.stringify(spans) !== JSON.stringify(a.spans)) await r.annotations.updateAnnotations([a.id], { spans: spanColumns(spans).spans });
+    }
+  }
+
   // --- reading ---------------------------------------------------------------------------------
 
   async get(user: UserRow, id: number): Promise<AnnotationView> {
@@ -239,7 +277,7 @@ export class AnnotationService {
         changes.annotation_set_id = await this.resolveSet(r, doc, label, c.annotation_set ?? a.annotation_set_id, null, 'annotation');
       }
       // A typed value stays typed: its spans are boxes with the text sent.
-      const spans = !c.span ? a.spans : a.is_typed ? this.typedStoredSpans(doc, c.span) : await this.storedSpans(r, doc, c.span, a.spans);
+      const spans = !c.span ? a.spans : a.is_typed ? this.typedStoredSpans(doc, c.span) : await this.storedSpans(r, doc, label, c.span, a.spans);
       if (c.span || c.label !== undefined) {
         const columns = spanColumns(spans);
         Object.assign(changes, c.span ? columns : {}, { normalized: normalizedColumn(columns.offset_string, label.data_type) });
@@ -266,7 +304,7 @@ export class AnnotationService {
       if (annotationSetId === null && labelSetId === a.label_set_id) annotationSetId = a.annotation_set_id;
       const setId = await this.resolveSet(r, doc, label, annotationSetId, labelSetId, 'annotation');
       const typed = body.is_typed ?? a.is_typed;
-      const spans = typed ? this.typedStoredSpans(doc, body.span) : await this.storedSpans(r, doc, body.span, a.spans);
+      const spans = typed ? this.typedStoredSpans(doc, body.span) : await this.storedSpans(r, doc, label, body.span, a.spans);
       await this.assertNotDuplicate(r, doc.id, label, spans, a.id);
       const revised = body.is_revised ?? body.revised ?? false;
       const columns = spanColumns(spans);
@@ -478,7 +516,12 @@ export class AnnotationService {
       annotationSetId: s.annotationSet?.id ?? null,
       labelSetName: s.labelSet.name,
       hasMultipleSections: s.labelSet.has_multiple_sections,
-      labels: s.labels.map((l) => ({ name: l.label.name, status: l.status, annotations: l.annotations.map((a) => ({ id: a.id, state: stateOf(a) })) })),
+      labels: s.labels.map((l) => ({
+        name: l.label.name,
+        status: l.status,
+        dataType: labelDataType(l.label.data_type) ?? 'Text',
+        annotations: l.annotations.map((a) => ({ id: a.id, state: stateOf(a), text: a.offset_string, unreadable: a.normalized === null && a.offset_string.trim() !== '' })),
+      })),
     }));
   }
 
@@ -550,10 +593,12 @@ export class AnnotationService {
    * Spans as stored, their text and offsets read from the characters inside them (domain/spans.ts):
    * one read of the touched pages' characters per request, whatever the number of spans.
    */
-  private async storedSpans(r: Repos, doc: DocumentRow, spans: SpanInput[], previous: StoredSpan[] = []): Promise<StoredSpan[]> {
+  private async storedSpans(r: Repos, doc: DocumentRow, label: LabelRow, spans: SpanInput[], previous: StoredSpan[] = []): Promise<StoredSpan[]> {
     this.assertOnPages(doc, spans);
     const { chars, heights } = await r.pages.charsForDocument(doc.id, [...new Set(spans.map((s) => s.page_index))]);
-    return toStoredSpans(spans, previous, textInRects(doc.text ?? '', chars, heights));
+    // A box on a date, number, percentage or yes/no value leaves out the punctuation at its edges.
+    const trimPunctuation = (labelDataType(label.data_type) ?? 'Text') !== 'Text';
+    return toStoredSpans(spans, previous, textInRects(doc.text ?? '', chars, heights, { trimPunctuation }));
   }
 
   private typedStoredSpans(doc: DocumentRow, spans: SpanInput[]): StoredSpan[] {

@@ -70,7 +70,7 @@ export function makeServices(deps: ServiceDeps) {
     annotations,
     taxonomy: new TaxonomyService(repos, uow),
     events: new EventService(repos),
-    postprocess: new PostprocessService(repos, uow, deps.blobs, documents, readAgain, queue),
+    postprocess: new PostprocessService(repos, uow, deps.blobs, documents, readAgain, annotations, queue),
     readAgain,
     aiModels: new AiModelService(repos, uow, deps.blobs, deps.trainers, queue),
     importFolders: new ImportFolderService(repos, deps.dataDir, deps.importRoots ?? []),

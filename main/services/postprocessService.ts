@@ -20,9 +20,10 @@ import { withoutOcrLayers } from '../pipeline/ocrLayer.ts';
 import { enqueueAnalysis } from '../ai/analysis.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { ReadAgainService } from './readAgainService.ts';
+import type { AnnotationService } from './annotationService.ts';
 import type { PageSummary } from '../store/repositories/pageRepository.ts';
 import { spanColumns } from '../domain/spans.ts';
-import { turnSpan } from '../domain/pageTurn.ts';
+import { turnSpan, type PageMove } from '../domain/pageTurn.ts';
 
 const unknownPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
 
@@ -33,6 +34,7 @@ export class PostprocessService {
     private readonly blobs: BlobStore,
     private readonly documents: DocumentService,
     private readonly readAgain: ReadAgainService,
+    private readonly annotations: AnnotationService,
     private readonly queue: JobQueue,
   ) {}
 
@@ -142,14 +144,8 @@ export class PostprocessService {
       const current = await r.documents.findById(doc.id);
       if (!current) throw new NotFoundError('Document not found: it was split or deleted meanwhile.');
       if (current.updated_at !== doc.updated_at) throw ValidationError.of('non_field_errors', 'The document changed while its pages were being prepared: load it again and repeat.');
-      const moves = pageMoves(pages, out.pages);
-      for (const a of await r.annotations.annotationsOfDocument(doc.id)) {
-        const spans = a.spans.map((s) => {
-          const move = moves.get(s.page_index);
-          return move ? turnSpan(s, move.angle, move.width, move.height, move.to) : s;
-        });
-        await r.annotations.updateAnnotations([a.id], { spans: spanColumns(spans).spans });
-      }
+      // The boxes turn with the pages now; the reading turns them on by whatever turn OCR then gives a page.
+      await this.annotations.turnBoxes(r, doc.id, pageMoves(pages, out.pages));
       const changes: Partial<DocumentRow> = { searchable_blob_key: stored.key, status: DocumentStatus.QUEUING_FOR_OCR, status_reason: null, proposed_split: null };
       if (out.name !== undefined) changes.data_file_name = cleanFileName(out.name);
       if (categoryId !== undefined && categoryId !== doc.category_id) Object.assign(changes, { category_id: categoryId, category_is_revised: true });
@@ -241,9 +237,9 @@ export class PostprocessService {
 }
 
 /** Where each page of the document goes in an output: its new index, its turn and its size as shown now. */
-function pageMoves(pages: PageSummary[], outPages: { id: number; angle: number }[]): Map<number, { to: number; angle: number; width: number; height: number }> {
+function pageMoves(pages: PageSummary[], outPages: { id: number; angle: number }[]): Map<number, PageMove> {
   const indexOf = new Map(pages.map((p, i) => [p.id, i]));
-  const moves = new Map<number, { to: number; angle: number; width: number; height: number }>();
+  const moves = new Map<number, PageMove>();
   outPages.forEach((p, to) => {
     const from = indexOf.get(p.id)!;
     moves.set(from, { to, angle: p.angle, width: pages[from].width_pt, height: pages[from].height_pt });

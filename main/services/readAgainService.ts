@@ -8,7 +8,9 @@ import type { BlobStore } from '../blobs/blobStore.ts';
 import type { OcrPool } from '../pipeline/ocr/ocrPool.ts';
 import type { ReadAgainRequest, ReadRegionRequest } from '../../shared/schemas/readAgain.ts';
 import { documentForMember } from './access.ts';
-import type { AnnotationService, AnnotationView } from './annotationService.ts';
+import type { AnnotationService, AnnotationView, MovedSpan } from './annotationService.ts';
+import type { StoredSpan } from '../domain/spans.ts';
+import { ocrTurns } from '../domain/pageTurn.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { resolveLanguages } from '../pipeline/languages.ts';
@@ -109,6 +111,16 @@ export class ReadAgainService {
    */
   async followNewText(r: Repos, doc: DocumentRow): Promise<void> {
     if (!(await r.annotations.annotationsOfDocument(doc.id)).length) return;
+    await this.annotations.rewriteSpans(r, doc.id, await this.boxReader(r, doc));
+  }
+
+  /**
+   * Once a document's pages were read (anew), in that transaction: the boxes turn by the turn OCR's
+   * orientation detection gave each page (a page turned in edit mode that OCR turns back upright takes
+   * its annotations back with it, so they stay on their words), then the reader of each span's box.
+   */
+  private async boxReader(r: Repos, doc: DocumentRow): Promise<(span: StoredSpan) => MovedSpan[]> {
+    await this.annotations.turnBoxes(r, doc.id, ocrTurns(await r.pages.listForDocument(doc.id)));
     const { chars, heights } = await r.pages.charsForDocument(doc.id);
     const byPage = new Map<number, CharBox[]>();
     for (const c of chars) {
@@ -117,7 +129,7 @@ export class ReadAgainService {
       else byPage.set(c.page_index, [c]);
     }
     const text = doc.text ?? '';
-    await this.annotations.rewriteSpans(r, doc.id, (span) => spansInBox(text, byPage.get(span.page_index) ?? [], heights[span.page_index] ?? 0, span));
+    return (span) => spansInBox(text, byPage.get(span.page_index) ?? [], heights[span.page_index] ?? 0, span);
   }
 
   /**
@@ -127,21 +139,8 @@ export class ReadAgainService {
    * active extraction AI. Returns the status the document goes on in.
    */
   async afterDocumentRead(r: Repos, doc: DocumentRow): Promise<number> {
-    const { chars, heights } = await r.pages.charsForDocument(doc.id);
-    const byPage = new Map<number, CharBox[]>();
-    for (const c of chars) {
-      const list = byPage.get(c.page_index);
-      if (list) list.push(c);
-      else byPage.set(c.page_index, [c]);
-    }
-    const text = doc.text ?? '';
     const extractor = doc.category_id === null ? undefined : await r.aiModels.findActive('extraction', doc.project_id, doc.category_id);
-    await this.annotations.rewriteSpans(
-      r,
-      doc.id,
-      (span) => spansInBox(text, byPage.get(span.page_index) ?? [], heights[span.page_index] ?? 0, span),
-      (a) => extractor !== undefined && a.origin === 'machine' && !a.revised,
-    );
+    await this.annotations.rewriteSpans(r, doc.id, await this.boxReader(r, doc), (a) => extractor !== undefined && a.origin === 'machine' && !a.revised);
     return extractor ? enqueueAnalysis(this.queue, r, doc, { splitting: false, urgent: true }) : DocumentStatus.DONE;
   }
 

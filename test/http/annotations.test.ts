@@ -626,7 +626,7 @@ describe('query counts (no per-row queries)', () => {
             documentId: doc, labelId: i % 2 ? t.labels.item : t.labels.amount, spans: [span(i + 1, `v${i}`)], confidence: 0.5,
             ...(setId && i % 10 ? { annotationSetId: setId } : { labelSetId: t.items }),
           });
-          if (!(i % 10)) setId = (await r.annotations.findAnnotation(id))!.annotation_set_id;
+          if (!(i % 10)) setId = (await r.annotations.findAnnotation(id!))!.annotation_set_id;
         }
       });
     await fill(small, 5);

@@ -72,13 +72,14 @@ describe('read again', () => {
 
   });
 
-  /** A receipt with labels to annotate it with. */
-  async function labelled(): Promise<{ doc: any; label: number; labelSet: number }> {
+  /** A receipt with labels to annotate it with; `turn`: uploaded turned clockwise by that many degrees. */
+  async function labelled(turn = 0): Promise<{ doc: any; label: number; labelSet: number }> {
     const category = await created(s.admin.post('/api/v3/categories/', { name: `Till ${Math.random()}`, project }));
     const label = await created(s.admin.post('/api/v3/labels/', { name: `Amount ${Math.random()}`, project, data_type: 'Text' }));
     await s.admin.patch(`/api/v3/label-sets/${category.id}/`, { labels: [label.id] });
     const page = await drawPage(RECEIPT, RECEIPT_SIZE);
-    const doc = await created(upload(s.admin, { project, category: category.id, sync: 'true' }, { name: 'receipt.png', data: page.png }));
+    const png = turn ? await sharp(page.png).rotate(turn).png().toBuffer() : page.png;
+    const doc = await created(upload(s.admin, { project, category: category.id, sync: 'true' }, { name: 'receipt.png', data: png }));
     expect(doc.status_data).toBe(2);
     return { doc, label: label.id, labelSet: category.id };
   }
@@ -187,4 +188,38 @@ describe('read again', () => {
     expect(a.offset_string.replace(/\s+/g, ' ')).toBe('TOTAL 11.45');
     expect(a.span[0]).toMatchObject({ x0: made.body.span[0].x0, x1: made.body.span[0].x1 });
   });
+
+  // Issue 29: after a turn in edit mode OCR reads the page again and may turn it itself (orientation
+  // detection). Whatever it decides, the boxes turn exactly as the page's final picture did.
+  for (const [name, uploadTurn] of [['an upright upload', 0], ['a sideways upload OCR turned upright', 90]] as const) {
+    it(`a reviewed page of ${name} turned right in edit mode keeps every annotation on its words and its review`, async () => {
+      const { doc, label, labelSet } = await labelled(uploadTurn);
+      const before = (await s.admin.get(`/api/v3/documents/${doc.id}/pages/1/`)).body;
+      for (const line of ['CORNER MARKET', 'TOTAL 11.45']) {
+        const r = await s.admin.post(`/api/v3/documents/${doc.id}/annotations/`, { label, label_set: labelSet, span: [{ page_index: 0, ...(await lineBox(doc.id, line)) }] });
+        expect(r.status, r.text).toBe(201);
+      }
+      expect((await s.admin.patch(`/api/v3/documents/${doc.id}/`, { is_reviewed: true })).status).toBe(200);
+      const r = await s.admin.post(`/api/v3/documents/${doc.id}/postprocess/`, [{ pages: [{ id: before.id, number: 1, angle: 90 }] }]);
+      expect(r.status, r.text).toBe(200);
+      const done = await waitDone(s.admin, doc.id);
+      expect(done.status_data).toBe(2);
+      expect(done.is_reviewed).toBe(true);
+      const page = (await s.admin.get(`/api/v3/documents/${doc.id}/pages/1/`)).body;
+      const [width, height] = page.original_size;
+      const annotations = await expectOffsetsConsistent(doc.id);
+      expect(annotations.map((a: any) => a.offset_string.replace(/\s+/g, ' ')).sort()).toEqual(['CORNER MARKET', 'TOTAL 11.45']);
+      for (const a of annotations) {
+        const [span] = a.span;
+        expect(span.start_offset, a.offset_string).not.toBeNull();
+        expect(span.x0).toBeGreaterThanOrEqual(-1);
+        expect(span.y0).toBeGreaterThanOrEqual(-1);
+        expect(span.x1).toBeLessThanOrEqual(width + 1);
+        expect(span.y1).toBeLessThanOrEqual(height + 1);
+        // On the same words as the page now shows them.
+        const words = await lineBox(doc.id, a.offset_string.replace(/\s+/g, ' '));
+        for (const k of ['x0', 'x1', 'y0', 'y1'] as const) expect(Math.abs(span[k] - words[k]), `${a.offset_string}.${k}`).toBeLessThan(3);
+      }
+    });
+  }
 });

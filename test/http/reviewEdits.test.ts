@@ -113,26 +113,36 @@ describe('edits keep the review', () => {
     expect(await realItemSets()).toHaveLength(1);
   });
 
+  const invoice = (n: number) => [`Rechnung Nr. ${4700 + n}`, `Kunde: Muster GmbH ${n}`, `Rechnungsdatum: ${String(n + 1).padStart(2, '0')}.0${(n % 9) + 1}.2024`, `Gesamtbetrag: ${100 + 17 * n},${String(10 + n).slice(-2)} EUR`];
+  const invoiceDate = (lines: string[]) => lines[2].split(': ')[1];
+  const invoiceTotal = (lines: string[]) => lines[3].split(': ')[1].replace(' EUR', '');
+  const find = async (doc: number, q: string) => (await s.admin.post(`/api/v3/documents/${doc}/search/`, { q })).body.span;
+
+  /** The extraction AI of the invoices (date and total), trained once on six labelled invoices. */
+  let trained: Promise<any> | undefined;
+  const extractionAi = () =>
+    (trained ??= (async () => {
+      for (let n = 0; n < 6; n++) {
+        const training = invoice(n);
+        const d = await created(upload(s.admin, { project: t.project, category: t.category, dataset_status: 2, sync: 'true' }, { name: `t${n}.pdf`, data: await linesPdf([training]) }));
+        for (const [label, text] of [[t.labels.date, invoiceDate(training)], [t.labels.total, invoiceTotal(training)]] as const) {
+          await created(s.admin.post('/api/v3/annotations/', { document: d.id, label, label_set: t.category, span: await find(d.id, text), is_correct: true, revised: true }));
+        }
+      }
+      const ai = await pollAi(s.admin, 'extraction-ais', (await created(s.admin.post('/api/v3/extraction-ais/', { category: t.category }))).id);
+      expect(ai.status, ai.error).toBe('done');
+      expect(ai.active).toBe(true);
+      return ai;
+    })());
+
   it('a changed category extracts again with that category\'s active AI, keeping human annotations', async () => {
-    const invoice = (n: number) => [`Rechnung Nr. ${4700 + n}`, `Kunde: Muster GmbH ${n}`, `Rechnungsdatum: ${String(n + 1).padStart(2, '0')}.0${(n % 9) + 1}.2024`, `Gesamtbetrag: ${100 + 17 * n},${String(10 + n).slice(-2)} EUR`];
     // Uploaded before the AI exists, with a person's annotation: it must survive the extraction.
     const lines = invoice(30);
     const doc = await created(upload(s.admin, { project: t.project, category: t.category, sync: 'true' }, { name: 'misfiled.pdf', data: await linesPdf([lines]) }));
     expect(doc.status_data).toBe(2);
     const customer = await s.admin.post(`/api/v3/documents/${doc.id}/search/`, { q: 'Muster' });
     const human = await created(s.admin.post('/api/v3/annotations/', { document: doc.id, label: t.labels.total, label_set: t.category, span: customer.body.span }));
-
-    for (let n = 0; n < 6; n++) {
-      const training = invoice(n);
-      const d = await created(upload(s.admin, { project: t.project, category: t.category, dataset_status: 2, sync: 'true' }, { name: `t${n}.pdf`, data: await linesPdf([training]) }));
-      for (const [label, text] of [[t.labels.date, training[2].split(': ')[1]], [t.labels.total, training[3].split(': ')[1].replace(' EUR', '')]] as const) {
-        const found = await s.admin.post(`/api/v3/documents/${d.id}/search/`, { q: text });
-        await created(s.admin.post('/api/v3/annotations/', { document: d.id, label, label_set: t.category, span: found.body.span, is_correct: true, revised: true }));
-      }
-    }
-    const ai = await pollAi(s.admin, 'extraction-ais', (await created(s.admin.post('/api/v3/extraction-ais/', { category: t.category }))).id);
-    expect(ai.status, ai.error).toBe('done');
-    expect(ai.active).toBe(true);
+    const ai = await extractionAi();
 
     const other = await created(s.admin.post('/api/v3/categories/', { project: t.project, name: 'Letter' }));
     expect((await s.admin.patch(`/api/v3/documents/${doc.id}/`, { category: 999999 })).status).toBe(400);
@@ -149,5 +159,51 @@ describe('edits keep the review', () => {
     const annotations = (await s.admin.get(`/api/v3/documents/${doc.id}/annotations/`)).body.results;
     expect(annotations.some((a: any) => a.origin === 'machine' && a.offset_string === lines[2].split(': ')[1])).toBe(true);
     expect(annotations.find((a: any) => a.id === human.id)?.offset_string).toBe('Muster');
+  }, 180_000);
+
+  it('read again, a reviewed document keeps its declined values unproposed; new proposals open its review again, saying so', async () => {
+    await extractionAi();
+    // Reviewed with the AI's date accepted, and its total either declined (the box then drawn a little
+    // wider, as another reading would) or deleted; the total is marked missing.
+    const reviewedInvoice = async (n: number, total: 'declined' | 'deleted') => {
+      const lines = invoice(n);
+      const doc = await created(upload(s.admin, { project: t.project, category: t.category, sync: 'true' }, { name: `r${n}.pdf`, data: await linesPdf([lines]) }));
+      const proposals = (await s.admin.get(`/api/v3/documents/${doc.id}/annotations/`)).body.results;
+      const of = (label: number) => proposals.find((a: any) => a.label.id === label && a.review_state === 'Feedback required');
+      expect([of(t.labels.date)?.offset_string, of(t.labels.total)?.offset_string]).toEqual([invoiceDate(lines), invoiceTotal(lines)]);
+      expect((await s.admin.patch(`/api/v3/annotations/${of(t.labels.date).id}/`, { is_correct: true, revised: true })).status).toBe(200);
+      const proposedTotal = of(t.labels.total).id;
+      if (total === 'declined') {
+        const r = await s.admin.patch(`/api/v3/annotations/${proposedTotal}/`, { is_correct: false, revised: true, span: await find(doc.id, `${invoiceTotal(lines)} EUR`) });
+        expect(r.status, r.text).toBe(200);
+      } else {
+        expect((await s.admin.delete(`/api/v3/annotations/${proposedTotal}/`)).status).toBe(204);
+      }
+      await created(s.admin.post('/api/v3/missing-annotations/', { document: doc.id, label: t.labels.total, label_set: t.category }));
+      const r = await s.admin.patch(`/api/v3/documents/${doc.id}/`, { is_reviewed: true });
+      expect(r.status, r.text).toBe(200);
+      return { id: doc.id, lines };
+    };
+    const declined = await reviewedInvoice(40, 'declined');
+    const deleted = await reviewedInvoice(41, 'deleted');
+
+    for (const doc of [declined, deleted]) {
+      const r = await s.admin.post(`/api/v3/documents/${doc.id}/read-again/`, {});
+      expect(r.status, r.text).toBe(202);
+    }
+    const kept = await pollDocument(s.admin, declined.id);
+    expect([kept.status_data, kept.is_reviewed, kept.status_reason]).toEqual([2, true, null]);
+    const keptAnnotations = (await s.admin.get(`/api/v3/documents/${declined.id}/annotations/`)).body.results;
+    expect(keptAnnotations.map((a: any) => [a.label.name, a.offset_string, a.review_state]).sort()).toEqual([
+      ['Date', invoiceDate(declined.lines), 'Accepted'],
+      ['Total', `${invoiceTotal(declined.lines)} EUR`, 'Declined'],
+    ]);
+
+    // A deleted proposal is no declined one: found again, it opens the review again.
+    const reopened = await pollDocument(s.admin, deleted.id);
+    expect([reopened.status_data, reopened.is_reviewed]).toEqual([2, false]);
+    expect(reopened.status_reason).toBe('The review was opened again: the AI proposed 1 new value after the document was read again.');
+    const proposed = (await s.admin.get(`/api/v3/documents/${deleted.id}/annotations/`)).body.results.filter((a: any) => a.review_state === 'Feedback required');
+    expect(proposed.map((a: any) => [a.label.name, a.offset_string])).toEqual([['Total', invoiceTotal(deleted.lines)]]);
   }, 180_000);
 });

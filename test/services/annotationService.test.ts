@@ -1,10 +1,12 @@
 // AnnotationService's rules without HTTP: which annotation set an annotation goes into (spec 2.8, 7),
 // spans read against the document's characters (offsets, corrections, typed values, pages), values
 // normalized by the label's data type, no duplicates, review flags, the lock of a reviewed document,
-// missing annotations (spec 3.2), bulk review, and annotations kept to the project's members.
+// missing annotations (spec 3.2), bulk review, and annotations kept to the project's members; the AI
+// never proposes a declined value again; a drawn box on a typed value leaves out edge punctuation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionError, ValidationError } from '../../main/domain/errors.ts';
 import type { UserRow } from '../../main/store/schema.ts';
+import { stateOf } from '../../main/services/annotationService.ts';
 import { openFixture, refused, type Box, type Fixture, type ProcessedDocument, type Taxonomy } from './fixture.ts';
 
 let f: Fixture;
@@ -28,8 +30,16 @@ const annotate = (doc: number, label: number, span: Box[], extra: Record<string,
   f.services.annotations.createForDocument(owner, doc, { label, span, ...extra });
 const fields = async (call: Promise<unknown>) => (await refused(call, ValidationError)).fields;
 /** A machine proposal awaiting feedback, as the extraction AI writes it. */
-const machine = (doc: number, label: number, span: Box & { offset_string: string }) =>
+/** A machine proposal; null when it was not proposed (declined before, or already there). */
+const proposal = (doc: number, label: number, span: Box & { offset_string: string }) =>
   f.core.uow((r) => f.services.annotations.createMachineAnnotation(r, { documentId: doc, labelId: label, labelSetId: t.category, spans: [span], confidence: 0.8 }));
+
+/** A machine proposal that was made. */
+const machine = async (doc: number, label: number, span: Box & { offset_string: string }): Promise<number> => {
+  const id = await proposal(doc, label, span);
+  if (id === null) throw new Error(`not proposed: ${span.offset_string}`);
+  return id;
+};
 
 describe('AnnotationService: annotation sets', () => {
   it('opens a new set of a repeating label set each time, and re-uses the only set of a non-repeating one', async () => {
@@ -174,5 +184,47 @@ describe('AnnotationService: access', () => {
       document: [`Invalid pk "${p.doc.id}" - object does not exist.`],
     });
     expect((await f.services.annotations.list(stranger, { limit: 1000, offset: 0, ordering: [], filters: {} })).page.items.map((x) => x.id)).not.toContain(a.id);
+  });
+});
+
+describe('AnnotationService: what the AI may propose (issue 29)', () => {
+  it('never proposes a declined value again: not where it was (however a new reading drew it), not the same value elsewhere', async () => {
+    const p = await newDoc();
+    const declined = await machine(p.doc.id, t.labels.date, { ...p.box('12.03.2024'), offset_string: '12.03.2024' });
+    await f.services.annotations.patch(owner, declined, { revised: true, is_correct: false });
+    const box = p.box('12.03.2024');
+    // The same words read again: a box a little wider and lower, the text read differently.
+    expect(await proposal(p.doc.id, t.labels.date, { ...box, x0: box.x0 - 1.5, y0: box.y0 - 1, y1: box.y1 - 1, offset_string: '12.03.2O24' })).toBeNull();
+    // The same value at another place of the document.
+    expect(await proposal(p.doc.id, t.labels.date, { ...p.box('Invoice 2024-001'), offset_string: '12.03.2024' })).toBeNull();
+    // Another label may take those words; the date label another value.
+    expect(await proposal(p.doc.id, t.labels.total, { ...p.box('12.03.2024'), offset_string: '12.03.2024' })).not.toBeNull();
+    expect(await proposal(p.doc.id, t.labels.date, { ...p.box('Invoice 2024-001'), offset_string: '2024-001' })).not.toBeNull();
+    const dates = (await f.core.repos.annotations.annotationsOfLabel(p.doc.id, t.labels.date)).map((a) => [a.offset_string, stateOf(a)]);
+    expect(dates).toEqual([['12.03.2024', 'Declined'], ['2024-001', 'Feedback required']]);
+  });
+
+  it('does not propose what the label already has there, and leaves values of repeating label sets to their place', async () => {
+    const p = await newDoc();
+    await annotate(p.doc.id, t.labels.total, [p.box('12,50')], { label_set: t.category });
+    expect(await proposal(p.doc.id, t.labels.total, { ...p.box('12,50 EUR'), offset_string: '12,50 EUR' })).toBeNull();
+    const item = (r: Parameters<Parameters<typeof f.core.uow>[0]>[0], words: string) =>
+      f.services.annotations.createMachineAnnotation(r, { documentId: p.doc.id, labelId: t.labels.amount, labelSetId: t.items, spans: [{ ...p.box(words), offset_string: '3,00' }], confidence: 0.5 });
+    const first = await f.core.uow((r) => item(r, '3,00'));
+    await f.services.annotations.patch(owner, first!, { revised: true, is_correct: false });
+    // The same amount on another line of a line-item set is another value.
+    expect(await f.core.uow((r) => item(r, '4,50'))).not.toBeNull();
+  });
+
+  it('a box drawn on a date, number or yes/no value leaves out the punctuation tokens at its edges; a text label keeps them', async () => {
+    const p = await f.processed(owner, { project: t.project, category: t.category }, [['Invoice 2024-001', 'Date : 12.03.2024 ;', 'Total 12,50 EUR']]);
+    const drawn = p.box(': 12.03.2024 ;');
+    const date = (await annotate(p.doc.id, t.labels.date, [drawn], { label_set: t.category })).row;
+    expect([date.offset_string, date.normalized]).toEqual(['12.03.2024', '2024-03-12']);
+    const kept = p.box('12.03.2024');
+    expect(date.spans[0].x0).toBeCloseTo(kept.x0 + 0.5, 1);
+    expect(date.spans[0].x1).toBeCloseTo(kept.x1 - 0.5, 1);
+    const text = (await annotate(p.doc.id, t.labels.item, [drawn], { label_set: t.items })).row;
+    expect(text.offset_string).toBe(': 12.03.2024 ;');
   });
 });

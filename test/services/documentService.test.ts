@@ -111,6 +111,17 @@ describe('DocumentService', () => {
     expect((await f.services.documents.patch(owner, doc.id, { category: null, is_reviewed: true })).is_reviewed).toBe(true);
   });
 
+  it('refuses is_reviewed while a checked date or number is not machine-readable, naming it; a corrected text lets it through', async () => {
+    const p = await f.processed(owner, { project: t.project, category: t.category }, [['Invoice 2024-001', 'Date 12.O3.2024', 'Total 12,50 EUR']]);
+    const date = (await f.services.annotations.createForDocument(owner, p.doc.id, { label: t.labels.date, label_set: t.category, span: [p.box('12.O3.2024')] })).row;
+    expect(date.normalized).toBeNull();
+    await f.services.annotations.createForDocument(owner, p.doc.id, { label: t.labels.total, label_set: t.category, span: [p.box('12,50')] });
+    const err = await refused(f.services.documents.patch(owner, p.doc.id, { is_reviewed: true }), ValidationError);
+    expect(err.fields.is_reviewed).toEqual([`1 value is not machine-readable (correct the text, or decline or delete the annotation): Date “12.O3.2024” (annotation ${date.id}, Date).`]);
+    await f.services.annotations.patch(owner, date.id, { span: [{ ...p.box('12.O3.2024'), offset_string: '12.03.2024' }] });
+    expect((await f.services.documents.patch(owner, p.doc.id, { is_reviewed: true })).is_reviewed).toBe(true);
+  });
+
   it('extracts again only a processed, categorized document whose category has an active extraction AI', async () => {
     const reason = async (id: number) => (await refused(f.services.documents.extractAgain(owner, id), ValidationError)).fields.non_field_errors[0];
     const queued = await f.upload(owner, { project: t.project, category: t.category });

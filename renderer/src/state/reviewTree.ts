@@ -31,6 +31,17 @@ export function reviewItems(sets: TreeSet[]): ReviewItem[] {
 /** Spec 2.14: a value the label's data type cannot read is null while the text is not empty. */
 export const notMachineReadable = (a: Pick<AnnotationOut, 'normalized' | 'offset_string'>) => a.normalized === null && a.offset_string.trim() !== '';
 
+/**
+ * Values kept as checked (accepted, or a person's) whose label's data type (Number, Positive Number,
+ * Percentage, Date, True/False) cannot read them: the API refuses to finish the review while there are
+ * any, since the next AI would learn them.
+ */
+export function unreadableValues(sets: TreeSet[]): Extract<ReviewItem, { kind: 'annotation' }>[] {
+  return reviewItems(sets).flatMap((i) =>
+    i.kind === 'annotation' && i.label.data_type !== 'Text' && notMachineReadable(i.annotation) && (i.annotation.review_state === 'Accepted' || i.annotation.review_state === 'Created by human') ? [i] : [],
+  );
+}
+
 /** Whether a set can take another annotation set of its label set (spec 2.8, "repeats"). */
 export const repeats = (set: TreeSet) => set.label_set.has_multiple_sections;
 

@@ -13,7 +13,7 @@ import { useSession } from '../state/session.ts';
 import { ReviewDialogs } from './review/ReviewDialogs.tsx';
 import { ReviewPanel } from './review/ReviewPanel.tsx';
 import { ReviewToolbar } from './review/ReviewToolbar.tsx';
-import { annotationKey, boxesOf, reviewItems } from '../state/reviewTree.ts';
+import { annotationKey, boxesOf, reviewItems, unreadableValues } from '../state/reviewTree.ts';
 import { useReviewKeys, type WorkspaceKeys } from './review/useReviewKeys.ts';
 import { DRAWER_QUERY, useMediaQuery, usePanelWidth } from './review/usePanelLayout.ts';
 import './review/review.css';
@@ -115,6 +115,9 @@ function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { do
   const panel = usePanelWidth();
   const drawer = useMediaQuery(DRAWER_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // "Finish review" was asked for while values are not machine-readable (FinishBar lists them).
+  const [warnUnreadable, setWarnUnreadable] = useState(false);
+  useEffect(() => setWarnUnreadable(false), [doc.id]);
 
   const sets = doc.annotation_sets;
   const boxes = useMemo(() => boxesOf(sets), [sets]);
@@ -181,6 +184,12 @@ function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { do
 
   async function finish() {
     if (doc.is_reviewed) return;
+    // A checked value the AI cannot read would be learnt as it is: the warning lists each with its fix.
+    if (unreadableValues(sets).length) {
+      setWarnUnreadable(true);
+      return;
+    }
+    setWarnUnreadable(false);
     if (!(await setReviewed(true))) return;
     try {
       const next = await nextUnreviewed(doc.project, doc.id);
@@ -274,7 +283,7 @@ function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { do
           <div className="review-scroll">
             <ReviewPanel sets={sets} locked={doc.is_reviewed} />
           </div>
-          <FinishBar sets={sets} reviewed={doc.is_reviewed} onFinish={() => void finish()} />
+          <FinishBar sets={sets} reviewed={doc.is_reviewed} note={doc.status_reason} warnUnreadable={warnUnreadable} onFinish={() => void finish()} />
         </aside>
       </div>
       <ReviewDialogs sets={sets} />

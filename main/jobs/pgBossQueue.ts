@@ -20,6 +20,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { PgBoss, fromKysely, type Job } from 'pg-boss';
 import type { Repos } from '../store/repositories/index.ts';
+import { URGENT_PRIORITY } from '../store/repositories/jobRepository.ts';
 import type { Db } from '../store/db.ts';
 import type { JobRow } from '../store/schema.ts';
 import type { EndedJob, JobHandler, JobOutcome, JobQueue, JobRepos, JobRequest, JobWorker, UnitOfWorkOf, WorkerOptions } from './queue.ts';
@@ -122,6 +123,9 @@ export class PgBossJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
       maxAttempts: request.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       fairKey: request.fairKey ?? null,
       urgent: request.urgent ?? false,
+      // Read outside the caller's serializable transaction (the queue's own repositories): a place one send
+      // early or late costs nothing, a read of the queue inside every upload made them fail each other.
+      priority: (await this.opts.repos.jobs.placeInQueue(request.kind, request.fairKey ?? null)) + (request.urgent ? URGENT_PRIORITY : 0),
     });
     if (created) await this.sendMessage(tx, job);
     return job;

@@ -18,6 +18,11 @@ export interface NewJob {
   fairKey?: string | null;
   /** Ahead of every batch (URGENT_PRIORITY). */
   urgent?: boolean;
+  /**
+   * Its place, when the caller worked it out (placeInQueue) outside this transaction: PostgreSQL's
+   * serializable transactions would otherwise fail each other, every send reading the queue the others add to.
+   */
+  priority?: number;
 }
 
 /**
@@ -48,7 +53,7 @@ export class JobRepository {
   /** Inserts the job, or returns the one already enqueued under the same dedupe key (`created: false`). */
   async insert(job: NewJob): Promise<{ job: JobRow; created: boolean }> {
     const t = now();
-    const priority = (await this.placeInQueue(job.kind, job.fairKey ?? null)) + (job.urgent ? URGENT_PRIORITY : 0);
+    const priority = job.priority ?? (await this.placeInQueue(job.kind, job.fairKey ?? null)) + (job.urgent ? URGENT_PRIORITY : 0);
     const inserted = await this.db
       .insertInto('jobs')
       .values({
@@ -80,7 +85,7 @@ export class JobRepository {
    * its turn beside a backlog instead of behind it, and a backlog sent while others wait is interleaved
    * with theirs one job each. Jobs without a key queue at 0 (their age decides among them).
    */
-  private async placeInQueue(kind: string, fairKey: string | null): Promise<number> {
+  async placeInQueue(kind: string, fairKey: string | null): Promise<number> {
     if (fairKey === null) return 0;
     const waiting = this.db.selectFrom('jobs').where('kind', '=', kind).where('state', '=', 'queued').where('priority', '<', URGENT_FLOOR);
     const own = await waiting.where('fair_key', '=', fairKey).select(sql<number | null>`min(priority)`.as('p')).executeTakeFirst();

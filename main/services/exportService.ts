@@ -1,7 +1,8 @@
 // The project's data as CSV (spec 4, export/all.csv): one row per annotation with its document,
 // category, label set, annotation set, label, text, normalized value in the CSV form of spec 2.14,
 // confidence, review state, page and box. And the per-document table (README, Export): one row per
-// document and a column per label, as CSV or as an XLSX workbook (domain/documentTable.ts).
+// document and a column per label, as CSV or as an XLSX workbook (domain/documentTable.ts), of the
+// documents the document list shows under the same filters (the list's own query, so the two agree).
 import type { Repos } from '../store/repositories/index.ts';
 import type { UserRow } from '../store/schema.ts';
 import { csvRecord } from '../domain/csv.ts';
@@ -11,7 +12,8 @@ import { stateOf } from './annotationService.ts';
 import { projectForMember } from './access.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { DATASET_STATUS_NAMES, statusName } from '../domain/documentStatus.ts';
-import { buildDocumentTable, csvRows, xlsxSheets, type DocumentTable, type TableLabelSet } from '../domain/documentTable.ts';
+import { buildDocumentTable, csvRows, xlsxSheets, type DocumentTable, type DocumentTableOptions, type TableLabelSet } from '../domain/documentTable.ts';
+import type { ListParams } from '../../shared/listParams.ts';
 import { writeXlsx } from '../domain/xlsx.ts';
 
 export const CSV_COLUMNS = [
@@ -25,10 +27,29 @@ const round = (v: number) => Math.round(v * 1000) / 1000;
 export const MAX_EXPORT_DOCUMENTS = 20_000;
 export const MAX_EXPORT_ROWS = 100_000;
 
-/** Narrows the per-document export (the documents list's filters of the same names). */
-export interface DocumentExportFilter {
-  category?: number;
-  datasetStatus?: number;
+/**
+ * Which documents and values the per-document export holds: the document list's filters, date bounds and
+ * ordering as the list takes them (limit and offset aside: the export holds every document), and
+ * whether only values a person checked count.
+ */
+export type DocumentExportFilter = Partial<Pick<ListParams, 'filters' | 'ordering' | 'createdAfter' | 'createdBefore'>> & DocumentTableOptions;
+
+const DATASET_STATUS_LIST = /^[0-4](,[0-4])*$/;
+
+/**
+ * The category ids a `category` filter names, all of them this project's (else a 400: a typo gives an
+ * empty file otherwise); null for "without category". Which label sets give columns follows from it.
+ */
+function namedCategories(raw: string | undefined, inProject: readonly { id: number }[]): number[] | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw.trim() === '' || raw.trim() === 'null') return null;
+  const ids = raw.split(',').map((x) => x.trim());
+  for (const id of ids) {
+    if (!/^\d+$/.test(id) || !inProject.some((c) => c.id === Number(id))) {
+      throw ValidationError.of('category', `Invalid pk "${id}" - object does not exist in this project.`);
+    }
+  }
+  return ids.map(Number);
 }
 
 export class ExportService {
@@ -69,32 +90,37 @@ export class ExportService {
   }
 
   /**
-   * The per-document table of a project's documents (by id), optionally of one category (its label sets
-   * only) or one dataset status. `linkBase` + `#/documents/<id>` opens a document in the app.
+   * The per-document table of the project's documents the document list shows under `filter` (in its
+   * order, by id unless `filter.ordering` says otherwise). A category filter keeps that category's label
+   * sets as columns (of "without category", the label sets of no category). `linkBase` +
+   * `#/documents/<id>` opens a document in the app.
    */
   async documentTable(user: UserRow, projectId: number, filter: DocumentExportFilter, linkBase: string): Promise<DocumentTable> {
     await projectForMember(this.repos, user, projectId);
     const categories = await this.repos.categories.inProject(projectId);
-    if (filter.category !== undefined && !categories.some((c) => c.id === filter.category)) {
-      throw ValidationError.of('category', `Invalid pk "${filter.category}" - object does not exist in this project.`);
+    const filters: Record<string, string> = { ...filter.filters };
+    // The export is of this project: a project filter given as well could only narrow it to nothing.
+    delete filters.project_id;
+    filters.project = String(projectId);
+    const ds = filters.dataset_status;
+    if (ds !== undefined && !DATASET_STATUS_LIST.test(ds.trim())) {
+      throw ValidationError.of('dataset_status', `Must be one of 0, 1, 2, 3, 4 (or several, comma-separated), got "${ds}".`);
     }
-    const filters: Record<string, string> = { project: String(projectId) };
-    if (filter.category !== undefined) filters.category = String(filter.category);
-    if (filter.datasetStatus !== undefined) filters.dataset_status = String(filter.datasetStatus);
-    const docs = await this.repos.documents.list(user.id, { limit: MAX_EXPORT_DOCUMENTS, offset: 0, ordering: [], filters });
+    const docs = await this.repos.documents.list(user.id, { limit: MAX_EXPORT_DOCUMENTS, offset: 0, ordering: filter.ordering ?? [], createdAfter: filter.createdAfter, createdBefore: filter.createdBefore, filters });
+    const chosen = namedCategories(filters.category ?? filters.category_id, categories);
     if (docs.count > MAX_EXPORT_DOCUMENTS) {
-      throw ValidationError.of('non_field_errors', `The export would hold ${docs.count} documents, more than the ${MAX_EXPORT_DOCUMENTS} one file takes: narrow it with category or dataset_status.`);
+      throw ValidationError.of('non_field_errors', `The export would hold ${docs.count} documents, more than the ${MAX_EXPORT_DOCUMENTS} one file takes: narrow it with the list's filters.`);
     }
 
     const setIds = (await this.repos.labelSets.names(projectId)).map((s) => s.id);
     const sets = await this.repos.labelSets.findByIds(setIds);
     const labels = new Map((await this.repos.annotations.labelsByIds(sets.flatMap((s) => s.label_ids))).map((l) => [l.id, l]));
     // Grouped as the project's setup shows them: each category's own label set, then its others; label
-    // sets of no category last. With a category, only its label sets.
-    const order = (filter.category === undefined ? categories : categories.filter((c) => c.id === filter.category)).flatMap((c) =>
+    // sets of no category last. With categories, only their label sets; without category, those of none.
+    const order = (chosen === undefined ? categories : categories.filter((c) => chosen?.includes(c.id))).flatMap((c) =>
       sets.filter((s) => s.category_ids.includes(c.id)).sort((a, b) => Number(b.id === c.id) - Number(a.id === c.id) || a.id - b.id),
     );
-    if (filter.category === undefined) order.push(...sets.filter((s) => !s.category_ids.length));
+    if (!chosen) order.push(...sets.filter((s) => !s.category_ids.length));
     const labelSets: TableLabelSet[] = [...new Map(order.map((s) => [s.id, s])).values()].map((s) => ({
       id: s.id,
       name: s.name,
@@ -124,11 +150,12 @@ export class ExportService {
       created_at: d.created_at,
       updated_at: d.updated_at,
       link: `${linkBase}#/documents/${d.id}`,
+      is_reviewed: d.is_reviewed,
     }));
-    const table = buildDocumentTable(documents, labelSets, annotations);
+    const table = buildDocumentTable(documents, labelSets, annotations, { reviewedOnly: filter.reviewedOnly });
     const rows = table.rows.reduce((n, r) => n + 1 + r.sets.length, 0);
     if (rows > MAX_EXPORT_ROWS) {
-      throw ValidationError.of('non_field_errors', `The export would hold ${rows} rows with the repeating label sets, more than the ${MAX_EXPORT_ROWS} one file takes: narrow it with category or dataset_status.`);
+      throw ValidationError.of('non_field_errors', `The export would hold ${rows} rows with the repeating label sets, more than the ${MAX_EXPORT_ROWS} one file takes: narrow it with the list's filters.`);
     }
     return table;
   }

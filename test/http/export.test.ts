@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/testServer.ts';
 import { created, pdfWithLettersAtSpans, span, upload } from '../helpers/documentFixtures.ts';
 import { findSoffice } from '../../main/pipeline/office.ts';
 import { CSV_COLUMNS } from '../../main/services/exportService.ts';
+import { collapseWhiteSpace } from '../../main/domain/documentTable.ts';
 import { parseCsv } from '../helpers/csv.ts';
 
 let s: TestServer;
@@ -159,6 +160,7 @@ describe('CSV exports escape formula injection (OWASP: a leading single quote)',
     expect(doc.category).toBe("'=Kategorie");
     expect(doc.Betrag).toBe('-12.5');
     // Several values of one label are one cell, a line each, in text order: the cell starts with the first.
-    expect(doc.Name).toBe(`'${HOSTILE.join('\n')}`);
+    // Text values are as the app shows them, white space collapsed (the leading tab and CR go).
+    expect(doc.Name).toBe(`'${HOSTILE.map(collapseWhiteSpace).join('\n')}`);
   });
 });

@@ -51,13 +51,13 @@ describe('ExportService', () => {
     expect(all.rows.map((r) => r.document.id)).toEqual(expect.arrayContaining([p.doc.id, uncategorized.id]));
     const row = all.rows.find((r) => r.document.id === p.doc.id)!;
     expect([row.document.link, row.values.get(`${t.category}:${t.labels.total}`), row.values.get(`${t.category}:${t.labels.date}`)]).toEqual([
-      `http://folio.test/#/documents/${p.doc.id}`, { text: '12.5', number: 12.5 }, undefined,
+      `http://folio.test/#/documents/${p.doc.id}`, { text: '12.5', number: 12.5, review: 'Created by human' }, { text: '', number: null, review: 'Declined' },
     ]);
-    const narrowed = await f.services.exports.documentTable(owner, t.project, { category: t.category, datasetStatus: DatasetStatus.TEST }, '');
+    const narrowed = await f.services.exports.documentTable(owner, t.project, { filters: { category: String(t.category), dataset_status: String(DatasetStatus.TEST) } }, '');
     expect(narrowed.rows.map((r) => r.document.id)).toEqual([p.doc.id]);
     const otherProject = await f.project(owner, 'Other');
     const foreign = (await f.services.taxonomy.createCategory(owner, { project: otherProject.id, name: 'Foreign' })).id;
-    expect((await refused(f.services.exports.documentTable(owner, t.project, { category: foreign }, ''), ValidationError)).fields).toEqual({
+    expect((await refused(f.services.exports.documentTable(owner, t.project, { filters: { category: String(foreign) } }, ''), ValidationError)).fields).toEqual({
       category: [`Invalid pk "${foreign}" - object does not exist in this project.`],
     });
   });

@@ -13,7 +13,8 @@ import { documentDetailFor, documentListOut, documentOut, publicDocumentOut, doc
 const base = '/api/v3/documents/';
 const v2Base = '/api/v2/docs/';
 
-const documentList = {
+/** The document list's filters and ordering (the per-document export takes the same, routes/export.ts). */
+export const documentList = {
   filters: {
     project: 'project id (also project_id)',
     category: 'category id',

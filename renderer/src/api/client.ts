@@ -162,8 +162,9 @@ export class FolioClient {
   pageImageUrl = (pageId: number) => this.transport.fileUrl(`/page/show-image/${pageId}/`);
   thumbnailUrl = (pageId: number) => this.transport.fileUrl(`/page/show-thumbnail/${pageId}/`);
   exportCsvUrl = (project: number) => this.transport.fileUrl(`/api/v3/projects/${project}/export/all.csv`);
-  /** The per-document table (one row per document, a column per label) as CSV or XLSX. */
-  exportDocumentsUrl = (project: number, format: 'csv' | 'xlsx') => this.transport.fileUrl(`/api/v3/projects/${project}/export/documents.${format}`);
+  /** The per-document table (one row per document, a column per label) as CSV or XLSX; `query` takes the document list's filters and ordering. */
+  exportDocumentsUrl = (project: number, format: 'csv' | 'xlsx', query = '') =>
+    this.transport.fileUrl(`/api/v3/projects/${project}/export/documents.${format}${query ? `?${query}` : ''}`);
   /** A file path a record names (an AI's `file_url`, a document set's `original_file_url`), loadable by the page. */
   fileUrl = (path: string) => this.transport.fileUrl(path);
 

@@ -68,6 +68,18 @@ export function queryFromView(view: ListView): string {
   return p.toString();
 }
 
+/**
+ * The per-document export's query for what the list shows: its filters and its order (the default one
+ * too, which the address leaves out), not its page; `reviewedOnly` keeps only values a person checked.
+ */
+export function exportQueryFromView(view: ListView, reviewedOnly: boolean): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(view.filters)) if (v !== '') p.set(k, v);
+  p.set('ordering', view.ordering);
+  if (reviewedOnly) p.set('reviewed_only', 'true');
+  return p.toString();
+}
+
 const sameView = (a: ListView, b: ListView) => queryFromView(a) === queryFromView(b);
 
 export type UploadPhase = 'queued' | 'uploading' | 'processing' | 'done' | 'waiting' | 'failed' | 'rejected' | 'cancelled';

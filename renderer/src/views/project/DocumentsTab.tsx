@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { CategoryOut, MemberOut, ProjectOut } from '../../api/client.ts';
 import { navigate, useRoute } from '../../router.ts';
-import { IN_PROGRESS_STATUSES, NO_FILTERS, queryFromView, useDocuments, viewFromQuery, type DocumentFilters as Filters, type ListView } from '../../state/documents.ts';
+import { IN_PROGRESS_STATUSES, NO_FILTERS, exportQueryFromView, queryFromView, useDocuments, viewFromQuery, type DocumentFilters as Filters, type ListView } from '../../state/documents.ts';
 import { useSession, useClient } from '../../state/session.ts';
 import { useTaxonomy } from '../../state/taxonomy.ts';
 import { DocumentFilters } from './DocumentFilters.tsx';
@@ -79,6 +79,7 @@ export function DocumentsTab({ project }: { project: ProjectOut }) {
   const [outcome, setOutcome] = useState<{ text: string; bad: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const [asking, setAsking] = useState<{ files: File[]; duplicates: Duplicate[] } | null>(null);
+  const [reviewedOnly, setReviewedOnly] = useState(false);
 
   useEffect(() => {
     void loadTaxonomy(project.id);
@@ -118,10 +119,11 @@ export function DocumentsTab({ project }: { project: ProjectOut }) {
     else send(files);
   };
   const dragging = useFileDrop((files) => void startUpload(files));
-  const exportUrls = useMemo(
-    () => ({ annotations: client.exportCsvUrl(project.id), documentsCsv: client.exportDocumentsUrl(project.id, 'csv'), documentsXlsx: client.exportDocumentsUrl(project.id, 'xlsx') }),
-    [client, project.id],
-  );
+  // The per-document exports hold what the list shows: its filters and order, and reviewed values only if asked.
+  const exportUrls = useMemo(() => {
+    const q = exportQueryFromView(view, reviewedOnly);
+    return { annotations: client.exportCsvUrl(project.id), documentsCsv: client.exportDocumentsUrl(project.id, 'csv', q), documentsXlsx: client.exportDocumentsUrl(project.id, 'xlsx', q) };
+  }, [client, project.id, view, reviewedOnly]);
   const filtered = Object.entries(view.filters).some(([k, v]) => v !== NO_FILTERS[k as keyof Filters]);
 
   async function act(ids: number[], action: DocumentAction) {
@@ -139,7 +141,16 @@ export function DocumentsTab({ project }: { project: ProjectOut }) {
   const selectedIds = items.filter((d) => selected.has(d.id)).map((d) => d.id);
   return (
     <div className="documents-tab">
-      <UploadControls categories={categories} category={category} onCategory={setUploadCategory} onFiles={(f) => void startUpload(f)} exportUrls={exportUrls} />
+      <UploadControls
+        categories={categories}
+        category={category}
+        onCategory={setUploadCategory}
+        onFiles={(f) => void startUpload(f)}
+        exportUrls={exportUrls}
+        filtered={filtered}
+        reviewedOnly={reviewedOnly}
+        onReviewedOnly={setReviewedOnly}
+      />
       {asking && (
         <DuplicateQuestion
           duplicates={asking.duplicates}

@@ -1,6 +1,7 @@
 // Starting uploads: a file picker for several files, the category they get (none: the categorization
 // AI decides), and the project's exports beside them: the CSV with a row per annotation, and the table
-// with a row per document as CSV or XLSX (README, Export).
+// with a row per document as CSV or XLSX (README, Export) of the documents the list shows under its
+// filters, of every value or of reviewed values only.
 import { useRef } from 'react';
 import type { CategoryOut } from '../../api/client.ts';
 
@@ -11,6 +12,11 @@ interface Props {
   onCategory(category: string): void;
   onFiles(files: File[]): void;
   exportUrls: ExportUrls;
+  /** Whether the list is filtered (the per-document exports are of its documents). */
+  filtered: boolean;
+  /** The per-document exports hold only values a person checked. */
+  reviewedOnly: boolean;
+  onReviewedOnly(reviewedOnly: boolean): void;
 }
 
 export interface ExportUrls {
@@ -19,7 +25,8 @@ export interface ExportUrls {
   documentsXlsx: string;
 }
 
-export function UploadControls({ categories, category, onCategory, onFiles, exportUrls }: Props) {
+export function UploadControls({ categories, category, onCategory, onFiles, exportUrls, filtered, reviewedOnly, onReviewedOnly }: Props) {
+  const which = `${filtered ? 'the documents the filters show' : 'every document'}${reviewedOnly ? ', reviewed values only' : ''}`;
   const input = useRef<HTMLInputElement>(null);
   return (
     <div className="upload-controls">
@@ -55,12 +62,16 @@ export function UploadControls({ categories, category, onCategory, onFiles, expo
         <a className="button-link" href={exportUrls.annotations} download title="Every annotation of the project, one row each, with its review state, page and box">
           Export CSV (per annotation)
         </a>
-        <a className="button-link" href={exportUrls.documentsCsv} download title="One row per document, a column per label; each set of a repeating label set as a row of its own">
+        <a className="button-link" href={exportUrls.documentsCsv} download title={`Of ${which}: one row per document, a column per label and its review state; each set of a repeating label set as a row of its own`}>
           Per-document CSV
         </a>
-        <a className="button-link" href={exportUrls.documentsXlsx} download title="One row per document, a column per label; the repeating label sets on a second sheet">
+        <a className="button-link" href={exportUrls.documentsXlsx} download title={`Of ${which}: one row per document, a column per label and its review state; the repeating label sets on a second sheet`}>
           Per-document XLSX
         </a>
+        <label className="reviewed-only" title="The per-document exports leave out values no person has accepted, corrected or made yet">
+          <input type="checkbox" checked={reviewedOnly} onChange={(e) => onReviewedOnly(e.target.checked)} />
+          Reviewed values only
+        </label>
       </span>
     </div>
   );

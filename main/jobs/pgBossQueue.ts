@@ -20,7 +20,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { PgBoss, fromKysely, type Job } from 'pg-boss';
 import type { Repos } from '../store/repositories/index.ts';
-import { URGENT_PRIORITY } from '../store/repositories/jobRepository.ts';
+import { PLACE_SQL, placeAfter, URGENT_FLOOR, URGENT_PRIORITY } from '../store/repositories/jobRepository.ts';
 import type { Db } from '../store/db.ts';
 import type { JobRow } from '../store/schema.ts';
 import type { EndedJob, JobHandler, JobOutcome, JobQueue, JobRepos, JobRequest, JobWorker, UnitOfWorkOf, WorkerOptions } from './queue.ts';
@@ -123,12 +123,21 @@ export class PgBossJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
       maxAttempts: request.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       fairKey: request.fairKey ?? null,
       urgent: request.urgent ?? false,
-      // Read outside the caller's serializable transaction (the queue's own repositories): a place one send
-      // early or late costs nothing, a read of the queue inside every upload made them fail each other.
-      priority: (await this.opts.repos.jobs.placeInQueue(request.kind, request.fairKey ?? null)) + (request.urgent ? URGENT_PRIORITY : 0),
+      // Read outside the caller's serializable transaction, on pg-boss's connections (not the store's pool,
+      // which the senders' transactions hold): a place one send early or late costs nothing, while a read of
+      // the queue inside every upload made concurrent uploads fail each other.
+      priority: (await this.placeInQueue(request.kind, request.fairKey ?? null)) + (request.urgent ? URGENT_PRIORITY : 0),
     });
     if (created) await this.sendMessage(tx, job);
     return job;
+  }
+
+  /** jobRepository.placeInQueue, on pg-boss's own pool. */
+  private async placeInQueue(kind: string, fairKey: string | null): Promise<number> {
+    if (fairKey === null) return 0;
+    const { rows } = await this.boss.getDb().executeSql(PLACE_SQL, [kind, fairKey, URGENT_FLOOR]);
+    const row = rows[0] as { own: number | string | null; head: number | string | null } | undefined;
+    return placeAfter(row?.own ?? null, row?.head ?? null);
   }
 
   handle(handlers: Record<string, JobHandler<any, R>>, options: WorkerOptions<R> = {}): PgBossWorker<R> {

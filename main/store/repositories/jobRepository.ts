@@ -32,7 +32,21 @@ export interface NewJob {
  */
 export const URGENT_PRIORITY = 1_000_000_000;
 /** Urgent jobs' priorities lie above this (their virtual time below 0 is added to URGENT_PRIORITY). */
-const URGENT_FLOOR = URGENT_PRIORITY / 2;
+export const URGENT_FLOOR = URGENT_PRIORITY / 2;
+/**
+ * A new job's place from its key's last waiting place (`own`) and the queue's head (placeInQueue), both
+ * among the non-urgent waiting jobs of its kind; null when there is none.
+ */
+export function placeAfter(own: number | string | null, head: number | string | null): number {
+  if (own !== null) return Number(own) - 1;
+  return head === null ? 0 : Math.min(0, Number(head));
+}
+
+/** The statement placeInQueue runs, for a queue that reads it on a connection of its own (pgBossQueue.ts). */
+export const PLACE_SQL =
+  `select (select min(priority) from jobs where kind = $1 and state = 'queued' and priority < $3 and fair_key = $2) as own, ` +
+  `(select max(priority) from jobs where kind = $1 and state = 'queued' and priority < $3) as head`;
+
 export const isUrgent = (job: Pick<JobRow, 'priority'>) => job.priority >= URGENT_FLOOR;
 
 /** Keeps error texts (stacks of deep failures) from bloating the table. */
@@ -89,9 +103,8 @@ export class JobRepository {
     if (fairKey === null) return 0;
     const waiting = this.db.selectFrom('jobs').where('kind', '=', kind).where('state', '=', 'queued').where('priority', '<', URGENT_FLOOR);
     const own = await waiting.where('fair_key', '=', fairKey).select(sql<number | null>`min(priority)`.as('p')).executeTakeFirst();
-    if (own?.p !== null && own?.p !== undefined) return Number(own.p) - 1;
     const head = await waiting.select(sql<number | null>`max(priority)`.as('p')).executeTakeFirst();
-    return head?.p === null || head?.p === undefined ? 0 : Math.min(0, Number(head.p));
+    return placeAfter(own?.p ?? null, head?.p ?? null);
   }
 
   /** Raises the queued jobs of a document above every batch (URGENT_PRIORITY); returns them as they are now. */

@@ -23,7 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Files loaded by path at run time, copied beside the bundles. */
-const COPIED = ['main/electron/preload.cjs', 'main/pipeline/ocr/tesseractWorker.cjs'];
+const COPIED = ['main/electron/preload.cjs', 'main/pipeline/ocr/tesseractWorker.cjs', 'main/store/sqliteWriter.cjs'];
 
 /**
  * pdf.js's legacy build replaces JSON.stringify/parse as it loads, so nativeJson.ts must run before it

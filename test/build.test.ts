@@ -40,7 +40,7 @@ describe('the compiled main process (scripts/build-main.mjs)', () => {
   it('has one bundle per entry and worker, and imports no TypeScript, tsx or esbuild', () => {
     const built = JSON.parse(read('build.json')) as { entries: string[]; files: string[] };
     expect(built.entries).toEqual(['cli', 'electron', 'nativeJson', ...Object.keys(WORKER_ENTRIES)]);
-    for (const name of [...built.entries.map((e) => `${e}.js`), 'preload.cjs', 'tesseractWorker.cjs']) expect(fs.existsSync(path.join(outdir, name)), name).toBe(true);
+    for (const name of [...built.entries.map((e) => `${e}.js`), 'preload.cjs', 'tesseractWorker.cjs', 'sqliteWriter.cjs']) expect(fs.existsSync(path.join(outdir, name)), name).toBe(true);
     for (const file of bundles()) {
       const code = read(file);
       expect(code, file).not.toMatch(/from\s*["'](tsx|esbuild)[/"']|import\(["'](tsx|esbuild)[/"']/);

@@ -1,7 +1,8 @@
 // Opens the SQLite file behind kysely (WAL, foreign keys) and brings its schema up to date. The team
 // server's PostgreSQL store is pgStore.ts; open.ts picks one of the two from the configuration.
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
+import { splitSqliteDialect } from './sqliteDriver.ts';
 import type { Database } from './schema.ts';
 import { migrations as allMigrations, type Migration } from './migrations/index.ts';
 import type { ChangeStamp } from './changeStamp.ts';
@@ -60,18 +61,30 @@ function withStatementCache(sqlite: BetterSqlite3.Database) {
   };
 }
 
-export function openStore(file: string): OpenedStore {
+export interface StoreOptions {
+  /** How long the writer may be stuck on one statement before writes answer 503 (sqliteDriver.ts; FOLIO_DISK_STALL_MS). */
+  stallMs?: number;
+}
+
+const BUSY_TIMEOUT_MS = 5000;
+
+export function openStore(file: string, options: StoreOptions = {}): OpenedStore {
   const sqlite = new BetterSqlite3(file);
   // WAL keeps readers off writers' backs; NORMAL sync is crash-consistent in WAL mode (a power cut may
   // lose the last commit, never half of one). Foreign keys are off by default in SQLite.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   let queries = 0;
+  const stallMs = options.stallMs ?? (Number(process.env.FOLIO_DISK_STALL_MS) || undefined);
   const db = new Kysely<Database>({
-    // Constraint errors leave the store as domain errors (errors.ts).
-    dialect: translatingErrors(new SqliteDialect({ database: withStatementCache(sqlite) }), translateSqliteError),
+    // Reads on this thread, writes and transactions on the writer thread (sqliteDriver.ts); constraint
+    // errors leave the store as domain errors (errors.ts).
+    dialect: translatingErrors(
+      splitSqliteDialect({ file, reader: withStatementCache(sqlite), busyTimeoutMs: BUSY_TIMEOUT_MS, stallMs }),
+      translateSqliteError,
+    ),
     // Failed queries surface as errors where they are handled (many are expected constraint checks).
     log: (event) => {
       if (event.level === 'query') queries++;

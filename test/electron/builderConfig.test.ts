@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appRoot, WORKER_ENTRIES } from '../../main/paths.ts';
 import { bundledTraineddata } from '../../main/pipeline/languages.ts';
+import { WRITER_SCRIPT } from '../../main/store/sqliteDriver.ts';
 import { OCR_WORKER_SCRIPT, ocrModelCacheDir } from '../../main/pipeline/ocr/ocrPool.ts';
 
 const require = createRequire(import.meta.url);
@@ -39,7 +40,7 @@ const matcher = (name: 'files' | 'asarUnpack') => {
   return (file: string) => filters.some((f) => f(path.resolve(appRoot, file), statOf(path.resolve(appRoot, file))));
 };
 /** The files of dist/main that the app loads by name (scripts/build-main.mjs). */
-const COMPILED = ['electron.js', 'cli.js', 'nativeJson.js', ...Object.keys(WORKER_ENTRIES).map((name) => `${name}.js`), 'preload.cjs', 'tesseractWorker.cjs'].map((f) => `dist/main/${f}`);
+const COMPILED = ['electron.js', 'cli.js', 'nativeJson.js', ...Object.keys(WORKER_ENTRIES).map((name) => `${name}.js`), 'preload.cjs', 'tesseractWorker.cjs', 'sqliteWriter.cjs'].map((f) => `dist/main/${f}`);
 const pkg = JSON.parse(fs.readFileSync(path.join(appRoot, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string> };
 
 /** Files under `dir` (relative to the app) whose name passes `test`. */
@@ -138,6 +139,9 @@ describe('electron-builder.yml', () => {
     expect(path.relative(appRoot, OCR_WORKER_SCRIPT)).toBe(path.join('main', 'pipeline', 'ocr', 'tesseractWorker.cjs'));
     expect(COMPILED).toContain('dist/main/tesseractWorker.cjs');
     expect(unpacked('dist/main/tesseractWorker.cjs')).toBe(true);
+    // The store's SQLite writer thread (store/sqliteDriver.ts), found the same way.
+    expect(path.relative(appRoot, WRITER_SCRIPT)).toBe(path.join('main', 'store', 'sqliteWriter.cjs'));
+    expect(unpacked('dist/main/sqliteWriter.cjs')).toBe(true);
     // Tesseract reads the models from the data folder (copies, uncompressed), never from the network.
     expect(ocrModelCacheDir('/data/folio').startsWith('/data/folio')).toBe(true);
   });

@@ -262,9 +262,18 @@ describe('JobRunner', () => {
     const stuck = await enqueue(q.repos, { kind: 'stuck' });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const runner = q.runner({ handlers: { stuck: () => gate } });
+    let started = false;
+    const runner = q.runner({
+      handlers: {
+        stuck: () => {
+          started = true;
+          return gate;
+        },
+      },
+    });
     await runner.start();
-    await until('it runs', async () => (await job(q, stuck.id))?.state === 'running');
+    // Its handler runs (the row says 'running' a moment earlier: the claim is committed before the runner hears back).
+    await until('it runs', () => started);
     expect(await runner.stop({ timeoutMs: 50 })).toBe(false);
     expect(await job(q, stuck.id)).toMatchObject({ state: 'running', locked_by: runner.owner });
     // Its handler is still alive in this process: a second runner's start-up leaves the job alone.

@@ -410,7 +410,9 @@ export class DocumentService {
   }
 
   /** Spec 5.3 and 7.4: the assignee must be a member of the document's project. */
-  private async memberOf(r: Repos, projectId: number, ref: number | string): Promise<number> {
+  private async memberOf(r: Repos, projectId: number, assignee: number | string): Promise<number> {
+    // A form field is a string: "7" is the id 7 in an upload as in a JSON PATCH (no email is only digits).
+    const ref = typeof assignee === 'string' && /^\d+$/.test(assignee) ? Number(assignee) : assignee;
     const user = typeof ref === 'number' ? await r.users.findById(ref) : await r.users.findByEmail(ref);
     if (!user) throw ValidationError.of('assignee', typeof ref === 'number' ? `Invalid user id ${ref}: no such user.` : `No user with the email ${ref}.`);
     if (!(await isMember(r, user, projectId))) throw ValidationError.of('assignee', `${user.email} is not a member of project ${projectId}.`);

@@ -110,7 +110,7 @@ export class DocumentService {
     const project = await projectForField(this.repos, user, input.project, 'project');
     this.checkCallbackUrl(input.callback_url);
     if (!file) throw ValidationError.of('data_file', 'No file was submitted.');
-    if (file.size === 0) throw ValidationError.of('data_file', 'The submitted file is empty.');
+    // An empty file is stored like a damaged one: processing ends it in 111, "The file is empty." (issue 31).
     const categoryField = input.category == null && input.category_template != null ? 'category_template' : 'category';
     const requested = input.category ?? input.category_template;
     const categoryId = requested == null ? null : await this.categoryOf(this.repos, project.id, requested, categoryField);

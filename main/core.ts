@@ -19,6 +19,7 @@ import { makeServices, type Services } from './services/index.ts';
 import { acquireInstanceLock, type InstanceLock } from './instanceLock.ts';
 import { DocumentProcessor } from './pipeline/processor.ts';
 import { pipelineLimits } from './pipeline/limits.ts';
+import { maxModelBytes } from './pipeline/languages.ts';
 import { checkUpload } from './pipeline/uploadCheck.ts';
 import { openJobQueue } from './jobs/openQueue.ts';
 import type { JobWorker } from './jobs/queue.ts';
@@ -124,6 +125,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
     const queue = await openJobQueue({ store, databaseUrl: config.databaseUrl, repos, uow, log });
     const jobs = new BackgroundJobs(queue, repos, config.syncTimeoutMs);
     const limits = pipelineLimits();
+    maxModelBytes(); // FOLIO_MAX_MODEL_MB: a nonsense value stops start-up rather than an administrator's upload
     const pipeline = {
       check: async (file: string) => void (await checkUpload(await fs.promises.readFile(file), limits)),
       waitUntilProcessed: (id: number) => jobs.waitUntilProcessed(id),

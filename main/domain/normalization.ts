@@ -148,7 +148,20 @@ function repairOcrNoise(t: string, mode: NumberMode): { text: string; places: nu
   const cleaned = dropOnlySuffix(zeroForLetterO(t));
   const { text, places } = mode === 'percent' ? { text: cleaned, places: 0 } : splitMultiplier(cleaned);
   const spaced = spaceAsDecimal(text);
-  return spaced === null ? null : { text: spaced, places };
+  return spaced === null || !spacesGroupThousands(spaced) ? null : { text: spaced, places };
+}
+
+/**
+ * Rule 2 removes whitespace, but between two digits it is a thousands separator ("1 234 567",
+ * "1 234,56"): 1-3 digits before it and exactly three after it. Any other gap ("12 3456", "1 2 3",
+ * "01.03 2019") joins digits that belong to different values or to a date, so it is refused, as rule 8's
+ * ambiguous shapes are. (The two cents after a gap are spaceAsDecimal's, already turned into a mark.)
+ */
+function spacesGroupThousands(t: string): boolean {
+  for (const m of t.matchAll(/(\d+)\s+(?=(\d+))/g)) {
+    if (m[1].length > 3 || m[2].length !== 3) return false;
+  }
+  return true;
 }
 
 /**
@@ -217,7 +230,7 @@ function spaceAsDecimal(t: string): string | null {
 /**
  * Rules 5 and 8: which of dot and comma is the decimal separator. With both, the last one (occurring
  * once) is decimal and the other groups thousands. With one kind occurring several times it groups
- * thousands (commas may end in two cents: commaGroupsWithCommaCents). A single separator followed by exactly three digits after a 1-3 digit head ("1.234") is
+ * thousands (the last may stand before two cents: groupsWithCents). A single separator followed by exactly three digits after a 1-3 digit head ("1.234") is
  * ambiguous: numbers read it as thousands (German documents), percentages as decimals ("3,125 %").
  */
 function splitSeparators(body: string, loneGroupOfThree: 'thousands' | 'decimal'): { int: string; frac: string } | null {
@@ -229,14 +242,13 @@ function splitSeparators(body: string, loneGroupOfThree: 'thousands' | 'decimal'
   if (dots > 0 && commas > 0) {
     const at = Math.max(b.lastIndexOf('.'), b.lastIndexOf(','));
     const decimalSep = b[at];
-    if ((decimalSep === '.' ? dots : commas) !== 1) return null;
-    const int = joinThousands(b.slice(0, at).split(decimalSep === '.' ? ',' : '.'));
-    return int === null ? null : { int, frac: b.slice(at + 1) };
+    const int = (decimalSep === '.' ? dots : commas) === 1 ? joinThousands(b.slice(0, at).split(decimalSep === '.' ? ',' : '.')) : null;
+    return int !== null ? { int, frac: b.slice(at + 1) } : (groupsWithCents(b) ?? strayMarkBeforeCents(b));
   }
   const parts = b.split(dots > 0 ? '.' : ',');
   if (parts.length > 2) {
     const int = joinThousands(parts); // "1.234.567"; "12.34.56" is rule 8's ambiguous shape -> null
-    return int === null ? commaGroupsWithCommaCents(parts, dots > 0 ? '.' : ',') : { int, frac: '' };
+    return int === null ? groupsWithCents(b) : { int, frac: '' };
   }
   const [head, tail] = parts;
   if (loneGroupOfThree === 'thousands' && tail.length === 3 && THOUSANDS_HEAD.test(head)) return { int: head + tail, frac: '' };
@@ -247,15 +259,30 @@ function splitSeparators(body: string, loneGroupOfThree: 'thousands' | 'decimal'
 }
 
 /**
- * "3,288,50" -> 3288.50 (issue 10): OCR read the decimal point of "3,288.50" as a comma, so commas group
- * thousands and the last comma stands before two cents. Only commas: several dot-separated groups ending
- * in two digits stay rule 8's ambiguous shape ("1.234.56", "12.34.56" could be dates or outline numbers).
+ * "3,288,50", "1.800.00", "4.187.184.13", "3.456,814,75" -> 3288.50, 1800.00, 4187184.13, 3456814.75
+ * (issues 10 and 31): OCR read the decimal mark as a thousands mark, or a thousands mark as the other
+ * kind. When the marks do not read as rule 5's clean shape, the last one is the decimal mark if exactly
+ * two digits (the cents) follow it and every earlier mark groups thousands: a head of 1-3 digits without
+ * a leading zero, then groups of three, whatever the mark. Rule 8's "12.34.56" (groups of two, dates,
+ * outline numbers) and "0.234.56" (a leading zero) stay refused.
  */
-function commaGroupsWithCommaCents(parts: string[], sep: '.' | ','): { int: string; frac: string } | null {
+function groupsWithCents(b: string): { int: string; frac: string } | null {
+  const parts = b.split(/[.,]/);
   const cents = parts[parts.length - 1];
-  if (sep !== ',' || !/^\d{2}$/.test(cents)) return null;
+  if (parts.length < 3 || !/^\d{2}$/.test(cents)) return null;
   const int = joinThousands(parts.slice(0, -1));
   return int === null ? null : { int, frac: cents };
+}
+
+/**
+ * "034,466416.31" -> 34466416.31 (issue 31): one stray mark of the other kind inside the integer part,
+ * three or more digits before the decimal mark, and exactly two cents after it. A stray mark followed by
+ * one or two digits ("12,5.00", "1.23,45") could itself be the decimal mark, so that stays refused.
+ */
+function strayMarkBeforeCents(b: string): { int: string; frac: string } | null {
+  const m = /^(\d+)[.,](\d{3,})[.,](\d{2})$/.exec(b);
+  if (!m || b[m[1].length] === b[b.length - 3]) return null; // both marks the same kind: groupsWithCents' case
+  return { int: m[1] + m[2], frac: m[3] };
 }
 
 function joinThousands(groups: string[]): string | null {

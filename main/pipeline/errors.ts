@@ -7,15 +7,24 @@ export const FILE_FIELD = 'data_file';
 export const SUPPORTED_TYPES =
   'PDF, JPEG, PNG, TIFF, Word (.doc, .docx), Excel (.xls, .xlsx), PowerPoint (.ppt, .pptx), Publisher, OpenDocument (.odt, .ods, .odp).';
 
-/** Base of every refusal: `status` and `body` (`{"data_file": [message]}`) are what the API sends. */
+/**
+ * Base of every refusal: `status` and `body` (`{"data_file": [message]}`) are what the API sends. The
+ * message is for the person who uploaded the file (it becomes a failed document's reason, issue 31);
+ * `detail` keeps the reading library's own words (pdf.js, pdf-lib, libvips, LibreOffice) for the log.
+ */
 export abstract class FileRejectedError extends Error {
   abstract readonly status: number;
+  readonly detail?: string;
+  constructor(message: string, options?: ErrorOptions & { detail?: string }) {
+    super(message, options);
+    this.detail = options?.detail;
+  }
   get body(): Record<string, string[]> {
     return { [FILE_FIELD]: [this.message] };
   }
 }
 
-/** 400: nothing was uploaded but a name. */
+/** Nothing was uploaded but a name: accepted, then 111 with the message, as a damaged file. */
 export class EmptyFileError extends FileRejectedError {
   readonly status = 400;
   constructor() {
@@ -41,7 +50,7 @@ export class LimitError extends FileRejectedError {
   }
 }
 
-/** 400: a type Folio reads, but damaged beyond what it can repair. */
+/** A type Folio reads, but damaged beyond what it can repair: accepted, then processing ends in 111 with the message. */
 export class BrokenFileError extends FileRejectedError {
   readonly status = 400;
 }
@@ -51,7 +60,7 @@ export class BrokenPdfError extends BrokenFileError {}
 /** 400: a PDF Folio reads but may not or cannot write its searchable copy of (restricted, or pdf-lib fails on it). */
 export class UnwritablePdfError extends BrokenFileError {}
 
-/** 400: the file needs a password to open; Folio never asks for one. */
+/** The file needs a password to open; Folio never asks for one. Accepted, then 111 with the message. */
 export class EncryptedFileError extends FileRejectedError {
   readonly status = 400;
 }
@@ -76,7 +85,7 @@ export class OfficeUnavailableError extends FileRejectedError {
   readonly status = 415;
 }
 
-/** 400: LibreOffice ran but made no PDF of the file (damaged, or it gave up within the time limit). */
+/** LibreOffice ran but made no PDF of the file (damaged, or it gave up within the time limit): 111 with the message. */
 export class OfficeConversionError extends FileRejectedError {
   readonly status = 400;
 }

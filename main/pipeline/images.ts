@@ -32,7 +32,7 @@ const PLAUSIBLE_DPI = { min: 50, max: 2400 };
 const KIND_NAMES: Record<ImageKind, string> = { jpeg: 'JPEG', png: 'PNG', tiff: 'TIFF' };
 
 const damagedError = (kind: ImageKind, err: unknown) =>
-  new BrokenFileError(`The ${KIND_NAMES[kind]} image is damaged or incomplete and cannot be read (${firstLine(err)}).`);
+  new BrokenFileError(`The ${KIND_NAMES[kind]} image is damaged or incomplete and cannot be read. Upload the original file again, or a new scan or export of it.`, { detail: firstLine(err) });
 
 /**
  * The checks an image passes before anything is decoded, from its headers only: a readable header, the

@@ -60,7 +60,8 @@ export async function convertOffice(bytes: Uint8Array, from: string, to: string,
       const out = await fsp.readFile(path.join(outDir, `document.${to}`)).catch(() => null);
       if (!out || out.length === 0) {
         throw new OfficeConversionError(
-          `LibreOffice could not convert the file (${failureReason(run)}). It may be damaged or protected with a password: open it in its application and save a copy, or upload a PDF export of it.`,
+          'LibreOffice could not convert the file to PDF. It may be damaged or protected with a password: open it in its application and save a copy, or upload a PDF export of it.',
+          { detail: failureReason(run) },
         );
       }
       return out;

@@ -74,7 +74,11 @@ export async function inspectPdf(upload: Uint8Array, opts: InspectPdfOptions = {
   // uses, reads it as it is: keep it.
   if (opened.ok) return { bytes: pdf, pageCount: opened.pageCount, version, repaired: headerAt > 0, problem, restricted: opened.restricted };
   const reason = rewritten.ok ? 'the rebuilt file has no readable pages' : rewritten.error;
-  throw new BrokenPdfError(`The PDF is damaged and could not be repaired (${problem}; ${reason}).`);
+  // Folio's own finding about the structure is said; pdf.js's and pdf-lib's words go to `detail` only.
+  throw new BrokenPdfError(
+    `The PDF is damaged and could not be repaired${xrefProblem ? `: ${xrefProblem}` : ''}. Upload a repaired copy, for example the file printed again to PDF.`,
+    { detail: `${problem}; ${reason}` },
+  );
 }
 
 function openWithPdfjs(pdf: Uint8Array, maxImagePixels: number): Promise<PdfProbe> {
@@ -97,12 +101,14 @@ export async function onSoundWorker<T>(work: (worker: PdfWorker) => Promise<T>):
   } catch (first) {
     // A file that takes longer than the time-out takes as long again: no second try.
     if (/^no answer after/.test((first as Error)?.message ?? '')) {
-      throw new BrokenPdfError(`The PDF could not be checked: the PDF reader took too long (${(first as Error).message}).`);
+      throw new BrokenPdfError('The PDF could not be checked: reading it took too long. It may be damaged; upload a repaired copy, for example the file printed again to PDF.', { detail: (first as Error).message });
     }
     try {
       return await withPdfWorker(work, undefined, { fresh: true });
     } catch (err) {
-      throw new BrokenPdfError(`The PDF could not be checked: reading it stopped the PDF reader (${err instanceof Error ? err.message : String(err)}).`);
+      throw new BrokenPdfError('The PDF could not be checked: reading it stopped the PDF reader. It may be damaged; upload a repaired copy, for example the file printed again to PDF.', {
+        detail: err instanceof Error ? err.message : String(err),
+      });
     }
   }
 }

@@ -17,6 +17,7 @@ import { runPipeline, type PipelineResult } from './documentPipeline.ts';
 import { withoutOcrLayers } from './ocrLayer.ts';
 import { imageKind, sniff } from './sniff.ts';
 import { FileRejectedError } from './errors.ts';
+import { logProblem } from '../log.ts';
 import { readerErrorContext } from './pdfWorkerPool.ts';
 import { OcrPool } from './ocr/ocrPool.ts';
 import { engineSetting, knownEngines } from './ocr/engine.ts';
@@ -105,6 +106,9 @@ export class DocumentProcessor {
     } catch (err) {
       const permanent = permanentReason(err);
       if (permanent === undefined) throw err;
+      // The reason is the reviewer's; the reading library's own words are the operator's.
+      const detail = (err as { detail?: string }).detail ?? (err instanceof FileRejectedError ? undefined : (err as Error)?.message);
+      if (detail) logProblem(`[folio] document ${id} could not be processed: ${permanent}`, `(${detail})`);
       await ctx.completeWith((r) => r.documents.update(id, { status: DocumentStatus.COULD_NOT_BE_PROCESSED, status_reason: permanent }));
       return;
     }
@@ -235,9 +239,10 @@ function permanentReason(err: unknown): string | undefined {
   const reading = readerErrorContext(err);
   if (reading !== undefined) return `The PDF is damaged and could not be read (${reading}). Upload a repaired copy, for example the file printed again to PDF.`;
   const e = err as Error & { name?: string };
-  // pdf.js: the file is not a PDF it can read, or needs a password.
-  if (e?.name === 'InvalidPDFException' || e?.name === 'PasswordException' || e?.name === 'FormatError') {
-    return `The PDF could not be read: ${e.message || e.name}.`;
+  // pdf.js: the file is not a PDF it can read, or needs a password. Its own words stay in the job's error.
+  if (e?.name === 'PasswordException') return 'The PDF is protected with a password; upload an unprotected copy.';
+  if (e?.name === 'InvalidPDFException' || e?.name === 'FormatError') {
+    return 'The PDF is damaged and could not be read. Upload a repaired copy, for example the file printed again to PDF.';
   }
   return undefined;
 }

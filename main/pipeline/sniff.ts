@@ -1,7 +1,7 @@
 // Recognises an upload by its bytes, never by its name: PDF, JPEG, PNG, TIFF, and the office formats
 // LibreOffice converts (OOXML and OpenDocument ZIP packages, OLE2 compound files, RTF).
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
-import { EmptyFileError, EncryptedOfficeError, UnsupportedFileError } from './errors.ts';
+import { BrokenFileError, EmptyFileError, EncryptedOfficeError, UnsupportedFileError } from './errors.ts';
 
 export type FileKind = 'pdf' | 'jpeg' | 'png' | 'tiff' | 'office';
 export type OfficeFormat = 'docx' | 'xlsx' | 'pptx' | 'odt' | 'ods' | 'odp' | 'doc' | 'xls' | 'ppt' | 'pub' | 'rtf';
@@ -120,6 +120,8 @@ function zipFormat(b: Buffer): OfficeFormat {
     if (names.some((n) => n.startsWith('word/'))) return 'docx';
     if (names.some((n) => n.startsWith('xl/'))) return 'xlsx';
     if (names.some((n) => n.startsWith('ppt/'))) return 'pptx';
+    // Cut short before its main part: an Office document, damaged (the central directory is gone too).
+    if (!centralDirectory(b)) throw new BrokenFileError('The Office document is damaged or incomplete (it was cut short) and cannot be read. Upload the original file again, or a PDF export of it.');
     throw new UnsupportedFileError('it is an Office Open XML package that is not a Word, Excel or PowerPoint document');
   }
   throw new UnsupportedFileError('it is a ZIP archive, not an Office document');

@@ -381,14 +381,16 @@ export class AnnotationService {
    * of the same document, under the rules of a new one. Naming another document is a 400: a mark belongs to
    * its document.
    */
-  updateMissing(user: UserRow, id: number, changes: Partial<MissingAnnotationCreateItem>): Promise<MissingAnnotationRow> {
+  updateMissing(user: UserRow, id: number, changes: Partial<MissingAnnotationCreateItem>, replace = false): Promise<MissingAnnotationRow> {
     return this.uow(async (r) => {
       const { row } = await this.visibleMissing(r, user, id);
       if (changes.document !== undefined && changes.document !== row.document_id) {
         throw ValidationError.of('document', 'A missing annotation stays with its document; delete it and mark the label missing in the other document.');
       }
       const setNamed = changes.label_set != null || changes.label_set_id != null || changes.annotation_set != null;
-      const item: MissingAnnotationCreateItem = {
+      // PUT replaces: the body alone says where the mark goes, checked as POST checks it (issue 31), so a
+      // PUT without label_set or annotation_set is the same 400 as a POST without them.
+      const item: MissingAnnotationCreateItem = replace ? { ...changes, document: row.document_id } as MissingAnnotationCreateItem : {
         document: row.document_id,
         label: changes.label ?? row.label_id,
         // A new label set without a new annotation set means: that label set's set, not the old one.

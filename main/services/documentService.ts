@@ -110,7 +110,7 @@ export class DocumentService {
     const project = await projectForField(this.repos, user, input.project, 'project');
     this.checkCallbackUrl(input.callback_url);
     if (!file) throw ValidationError.of('data_file', 'No file was submitted.');
-    if (file.size === 0) throw ValidationError.of('data_file', 'The submitted file is empty.');
+    // An empty file is stored like a damaged one: processing ends it in 111, "The file is empty." (issue 31).
     const categoryField = input.category == null && input.category_template != null ? 'category_template' : 'category';
     const requested = input.category ?? input.category_template;
     const categoryId = requested == null ? null : await this.categoryOf(this.repos, project.id, requested, categoryField);
@@ -410,7 +410,9 @@ export class DocumentService {
   }
 
   /** Spec 5.3 and 7.4: the assignee must be a member of the document's project. */
-  private async memberOf(r: Repos, projectId: number, ref: number | string): Promise<number> {
+  private async memberOf(r: Repos, projectId: number, assignee: number | string): Promise<number> {
+    // A form field is a string: "7" is the id 7 in an upload as in a JSON PATCH (no email is only digits).
+    const ref = typeof assignee === 'string' && /^\d+$/.test(assignee) ? Number(assignee) : assignee;
     const user = typeof ref === 'number' ? await r.users.findById(ref) : await r.users.findByEmail(ref);
     if (!user) throw ValidationError.of('assignee', typeof ref === 'number' ? `Invalid user id ${ref}: no such user.` : `No user with the email ${ref}.`);
     if (!(await isMember(r, user, projectId))) throw ValidationError.of('assignee', `${user.email} is not a member of project ${projectId}.`);

@@ -4,9 +4,11 @@ import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { ProjectRow, UserRow } from '../store/schema.ts';
 import type { ListParams, Page } from '../../shared/listParams.ts';
 import type { MemberChange, MemberRow, ProjectRole } from '../store/repositories/projectRepository.ts';
-import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { HttpError, NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
 import { isAdministrator, projectForField, projectForMember, projectForOwner, projectForViewer } from './access.ts';
-import { describeLanguages, resolveLanguages, type OcrLanguageStatus } from '../pipeline/languages.ts';
+import fs from 'node:fs';
+import { checkTraineddata, describeLanguages, maxModelBytes, MIN_MODEL_BYTES, modelCode, resolveLanguages, storeTraineddata, type OcrLanguageStatus } from '../pipeline/languages.ts';
+import type { UploadedFile } from './documentService.ts';
 
 /** What a project's create, PUT and PATCH may set besides its name. */
 export interface ProjectInput {
@@ -31,6 +33,36 @@ export class ProjectService {
   /** The OCR languages of spec 2.16 and which of them this installation can read. */
   ocrLanguages(): OcrLanguageStatus[] {
     return describeLanguages(this.dataDir);
+  }
+
+  /**
+   * An administrator adds a tesseract model: named `<code>.traineddata` (or by `code`), of a sensible size,
+   * a real tesseract 4+ model (checkTraineddata), stored in <data>/tessdata, where every project may name
+   * it at once. A model of the same code there is replaced; one bundled or of the machine is overridden.
+   */
+  async addOcrModel(user: UserRow, file: UploadedFile | undefined, code?: string): Promise<OcrLanguageStatus & { version: string | null; size: number; replaced: boolean }> {
+    if (!isAdministrator(user)) throw new PermissionError('Only an administrator can add OCR languages.');
+    if (!file) throw ValidationError.of('file', 'No model file was submitted (multipart part "file", a <code>.traineddata file).');
+    let lang: string;
+    try {
+      lang = modelCode(file.originalname, code);
+    } catch (err) {
+      throw ValidationError.of(code?.trim() ? 'code' : 'file', `${(err as Error).message}.`);
+    }
+    const max = maxModelBytes();
+    const mb = (n: number) => `${Math.round((n / 2 ** 20) * 10) / 10} MB`;
+    if (file.size > max) throw new HttpError(413, `The model file is ${mb(file.size)}; this installation accepts models of at most ${mb(max)} (FOLIO_MAX_MODEL_MB).`);
+    if (file.size < MIN_MODEL_BYTES) throw ValidationError.of('file', `The file is ${file.size} bytes: too small to be a tesseract model (they are at least ${MIN_MODEL_BYTES / 1024} KB).`);
+    const bytes = await fs.promises.readFile(file.path);
+    let version: string | null;
+    try {
+      ({ version } = checkTraineddata(bytes));
+    } catch (err) {
+      throw ValidationError.of('file', `${file.originalname} cannot be used: ${(err as Error).message}.`);
+    }
+    const { replaced } = await storeTraineddata(this.dataDir, lang, bytes);
+    const row = describeLanguages(this.dataDir).find((l) => l.code === lang)!;
+    return { ...row, version, size: bytes.byteLength, replaced };
   }
 
   /**

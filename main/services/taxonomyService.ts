@@ -35,9 +35,14 @@ class FieldErrors {
   }
 }
 
-/** Records keep their project: a body naming another one is refused rather than moving them. */
-function refuseMove(input: { project?: number }, projectId: number, what: string): void {
+/**
+ * Records keep their project: a body naming another one is refused rather than moving them. A project the
+ * caller cannot see (or that does not exist) is first refused as POST refuses it (issue 31: PUT validates
+ * as POST does), so the answer does not depend on the verb.
+ */
+async function refuseMove(repos: Repos, user: UserRow, input: { project?: number }, projectId: number, what: string): Promise<void> {
   if (input.project !== undefined && input.project !== projectId) {
+    await projectForField(repos, user, input.project);
     throw ValidationError.of('project', `A ${what} cannot be moved to another project (it belongs to project ${projectId}).`);
   }
 }
@@ -74,7 +79,7 @@ export class TaxonomyService {
 
   async updateCategory(user: UserRow, id: number, input: CategoryInput): Promise<CategoryView> {
     const current = await this.getCategory(user, id);
-    refuseMove(input, current.project_id, 'category');
+    await refuseMove(this.repos, user, input, current.project_id, 'category');
     if (input.name !== undefined) {
       await this.uow(async (r) => {
         await this.checkLabelSetName(r, current.project_id, input.name!, 'category', id);
@@ -116,7 +121,7 @@ export class TaxonomyService {
   /** `replace` (PUT): omitted fields get their defaults, memberships included. Otherwise (PATCH) they stay. */
   async updateLabel(user: UserRow, id: number, input: LabelInput, replace: boolean): Promise<LabelView> {
     const current = await this.getLabel(user, id);
-    refuseMove(input, current.project_id, 'label');
+    await refuseMove(this.repos, user, input, current.project_id, 'label');
     await this.uow(async (r) => {
       const values = this.labelValues(input, replace);
       if (values.name !== undefined) await this.checkLabelName(r, current.project_id, values.name, id);
@@ -221,7 +226,7 @@ export class TaxonomyService {
    */
   async updateLabelSet(user: UserRow, id: number, input: LabelSetInput, replace: boolean): Promise<LabelSetView> {
     const current = await this.getLabelSet(user, id);
-    refuseMove(input, current.project_id, 'label set');
+    await refuseMove(this.repos, user, input, current.project_id, 'label set');
     const isDefault = current.is_default;
     if (isDefault && input.categories !== undefined && !sameIds(input.categories, [id])) {
       throw ValidationError.of('categories', `Label set ${id} is the default label set of category "${current.name}" and belongs to it alone: change the category instead.`);

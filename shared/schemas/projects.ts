@@ -20,7 +20,18 @@ export const OcrLanguage = z.object({
   name: z.string().describe('the name of spec 2.16, or the code of an extra model'),
   code: z.string().nullable().describe('tesseract traineddata code; null when no model exists'),
   installed: z.boolean(),
-  source: z.enum(['bundled', 'data']).nullable().describe('bundled with Folio, or found in <data>/tessdata'),
+  source: z.enum(['bundled', 'system', 'data']).nullable().describe("bundled with Folio, the machine's own tesseract models (FOLIO_SYSTEM_TESSDATA), or <data>/tessdata (added by an administrator)"),
+});
+
+/** An administrator adds a tesseract model (multipart, the file in `file`). */
+export const OcrModelUpload = z.object({
+  code: z.string().trim().max(40).optional().describe('the tesseract language code; default the file name without .traineddata'),
+});
+
+export const OcrModelInstalled = OcrLanguage.extend({
+  version: z.string().nullable().describe("the model's own version string (tesseract's, e.g. 4.00.00alpha:fra:...)"),
+  size: z.number().int().describe('bytes'),
+  replaced: z.boolean().describe('a model of this code in the data folder was replaced'),
 });
 
 export const Project = z.object({

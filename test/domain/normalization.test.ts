@@ -184,7 +184,7 @@ describe('Numbers', () => {
     table('Number', [
       ['12.34.56', null], // several dot-separated groups of two digits
       ['43.34.34', null],
-      ['1.234.56', null],
+      ['1.234.56', 1234.56], // was null; issue 31: one thousands group, then two cents (see normalizationSeparators)
       ['12,34,56', null],
       ['1.2.3', null],
     ]);
@@ -228,7 +228,7 @@ describe('Numbers', () => {
       ['0,288,50', null], // a thousands group cannot start with 0
       ['1,23,45', null],
       ['114433,8,60', null],
-      ['1.234.56', null], // dots stay rule 8's ambiguous shape
+      ['1.234.56', 1234.56], // issue 31: dots too, as the SDK reads them ("12.34.56" stays rule 8's)
     ]);
     table('Positive Number', [['-3,000,00', 3000]]);
     table('Percentage', [['3,288,50 %', 32.885]]);

@@ -5,6 +5,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/testServer.ts';
 
+// Without the machine's own tesseract models, so that French is not installed until copied (those models
+// are tested in ocrModels.test.ts).
+process.env.FOLIO_SYSTEM_TESSDATA = '';
+
 let s: TestServer;
 beforeAll(async () => {
   s = await startTestServer();

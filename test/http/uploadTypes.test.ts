@@ -106,16 +106,13 @@ describe('refused and repaired files', () => {
     expect(words(doc.text)).toEqual(words(TEXT));
   });
 
-  it('a password-protected PDF is refused with a clear message', async () => {
-    const r = await upload(s.admin, { project }, { name: 'locked.pdf', data: encryptedPdf({ userPassword: 'secret', ownerPassword: 'owner', text: TEXT }) });
-    expect(r.status).toBe(400);
-    expect(r.body.data_file[0]).toMatch(/password/);
-  });
-
-  it('a zero-byte file is refused', async () => {
-    const r = await upload(s.admin, { project }, { name: 'empty.pdf', data: new Uint8Array(0) });
-    expect(r.status).toBe(400);
-    expect(r.body.data_file[0]).toMatch(/empty/);
+  // Damaged, protected and empty files are accepted and end in 111 with their reason (issue 31): every
+  // type in test/http/damagedFiles.test.ts.
+  it('a password-protected PDF is accepted and ends in 111, saying so', async () => {
+    const r = await upload(s.admin, { project, sync: 'true' }, { name: 'locked.pdf', data: encryptedPdf({ userPassword: 'secret', ownerPassword: 'owner', text: TEXT }) });
+    expect(r.status).toBe(201);
+    expect(r.body.status_data).toBe(111);
+    expect(r.body.status_reason).toMatch(/password/);
   });
 
   it('a renamed executable is refused with 415 and the supported list', async () => {

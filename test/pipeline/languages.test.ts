@@ -3,16 +3,24 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../main/domain/errors.ts';
 import {
   bundledTraineddata,
+  checkTraineddata,
   describeLanguages,
   installedLanguages,
+  modelCode,
   OCR_LANGUAGES,
   resolveLanguages,
+  systemTessdataDirs,
   tessdataDir,
 } from '../../main/pipeline/languages.ts';
+
+// These tests are about the bundled models and the data folder: the machine's own tesseract models (its
+// /usr/share/tesseract-ocr/5/tessdata) are left out here and tested with folders of their own below.
+process.env.FOLIO_SYSTEM_TESSDATA = '';
 
 const SPEC = path.resolve(import.meta.dirname, '../../../shared/spec/api-spec.md');
 
@@ -168,4 +176,114 @@ describe('resolveLanguages', () => {
     expect(fieldErrors(() => resolveLanguages([], dataDir, 'langs'))).toEqual({ langs: ['Name at least one OCR language.'] });
     expect(() => resolveLanguages(' + ', dataDir)).toThrow(ValidationError);
   });
+});
+
+// Issue 31: the machine's own tesseract models count as installed, without copying them.
+describe("the machine's tesseract models", () => {
+  let machine: string;
+  let other: string;
+  beforeEach(() => {
+    machine = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-system-tessdata-'));
+    other = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-system-tessdata-'));
+  });
+  afterEach(() => {
+    fs.rmSync(machine, { recursive: true, force: true });
+    fs.rmSync(other, { recursive: true, force: true });
+  });
+  const put = (dir: string, name: string) => {
+    fs.writeFileSync(path.join(dir, name), 'model');
+    return path.join(dir, name);
+  };
+
+  it('are installed from their folder as they are; bundled eng/deu and the data folder win over them', () => {
+    const fra = put(machine, 'fra.traineddata');
+    put(machine, 'eng.traineddata');
+    put(machine, 'osd.traineddata');
+    put(machine, 'pdf.ttf');
+    const installed = installedLanguages(dataDir, [machine]);
+    expect([...installed.keys()].sort()).toEqual(['deu', 'eng', 'fra']);
+    expect(installed.get('fra')).toEqual({ code: 'fra', file: fra, gzip: false, source: 'system' });
+    expect(installed.get('eng')?.source).toBe('bundled');
+    const mine = addModel('fra');
+    expect(installedLanguages(dataDir, [machine]).get('fra')).toMatchObject({ file: mine, source: 'data' });
+    expect(fs.existsSync(path.join(dataDir, 'tessdata', 'eng.traineddata'))).toBe(false); // nothing was copied
+  });
+
+  it('the first folder wins; missing folders are skipped', () => {
+    const first = put(machine, 'ita.traineddata');
+    put(other, 'ita.traineddata');
+    put(other, 'spa.traineddata');
+    const installed = installedLanguages(dataDir, [machine, other, '/nonexistent/tessdata']);
+    expect(installed.get('ita')?.file).toBe(first);
+    expect(installed.get('spa')?.source).toBe('system');
+    expect(describeLanguages(dataDir).find((l) => l.name === 'Italian')?.installed).toBe(false); // FOLIO_SYSTEM_TESSDATA is '' in this file
+  });
+
+  it('come from FOLIO_SYSTEM_TESSDATA, else TESSDATA_PREFIX and the packages folders', () => {
+    expect(systemTessdataDirs({ FOLIO_SYSTEM_TESSDATA: [machine, '/nonexistent', other].join(path.delimiter) })).toEqual([machine, other]);
+    expect(systemTessdataDirs({ FOLIO_SYSTEM_TESSDATA: 'off', TESSDATA_PREFIX: machine })).toEqual([]);
+    expect(systemTessdataDirs({ FOLIO_SYSTEM_TESSDATA: '' })).toEqual([]);
+    fs.mkdirSync(path.join(other, 'tessdata'));
+    const found = systemTessdataDirs({ TESSDATA_PREFIX: other });
+    expect(found.slice(0, 2)).toEqual([other, path.join(other, 'tessdata')]);
+    if (fs.existsSync('/usr/share/tesseract-ocr/5/tessdata')) expect(found).toContain('/usr/share/tesseract-ocr/5/tessdata');
+  });
+});
+
+describe('checkTraineddata and modelCode: what an administrator may add', () => {
+  /** The bundled English model, uncompressed: a real tesseract 4 model. */
+  const real = () => gunzipSync(fs.readFileSync(bundledTraineddata().find((t) => t.code === 'eng')!.file));
+  /** A model file of entries (null: absent) laid out as tesseract's TessdataManager writes one. */
+  const layout = (entries: (Buffer | null)[]) => {
+    const table = Buffer.alloc(4 + 8 * entries.length);
+    table.writeUInt32LE(entries.length, 0);
+    let at = table.length;
+    entries.forEach((e, i) => {
+      table.writeBigInt64LE(e ? BigInt(at) : -1n, 4 + 8 * i);
+      at += e?.length ?? 0;
+    });
+    return Buffer.concat([table, ...entries.filter((e): e is Buffer => e !== null)]);
+  };
+  const lstmModel = (version: string | null) =>
+    layout(Array.from({ length: 24 }, (_, i) => ([17, 18, 21, 22].includes(i) ? Buffer.alloc(100, i) : i === 23 && version !== null ? Buffer.from(version) : null)));
+
+  it.each([
+    ['the bundled eng model', () => real(), /^4\.00\.00alpha/],
+    ['an LSTM model with its version string', () => lstmModel('5.3.0:xyz'), /^5\.3\.0:xyz$/],
+    ['an LSTM model without a version', () => lstmModel(null), null],
+  ] as const)('accepts %s', (_, bytes, version) => {
+    const v = checkTraineddata(bytes()).version;
+    if (version === null) expect(v).toBeNull();
+    else expect(v).toMatch(version);
+  });
+
+  it.each([
+    ['nothing', () => Buffer.alloc(0), /not a tesseract \.traineddata file/],
+    ['random bytes', () => Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 2654435761) & 0xff)), /not a tesseract \.traineddata file/],
+    ['a PDF', () => Buffer.from('%PDF-1.4\n' + 'x'.repeat(5000)), /not a tesseract \.traineddata file/],
+    ['a cut-short model', () => real().subarray(0, 300_000), /points outside the file/],
+    ['a table whose first entry does not follow it', () => { const b = lstmModel('v'); b.writeBigInt64LE(BigInt(b.length - 10), 4 + 8 * 17); return b; }, /not a tesseract/],
+    ['a legacy model without an LSTM network', () => layout(Array.from({ length: 24 }, (_, i) => (i < 9 ? Buffer.alloc(50, i) : null))), /no LSTM network/],
+    ['an LSTM network without its recoder', () => layout(Array.from({ length: 24 }, (_, i) => ([17, 21].includes(i) ? Buffer.alloc(50, i) : null))), /no LSTM network/],
+    ['too many entries', () => { const b = Buffer.alloc(20_000); b.writeUInt32LE(5000, 0); return b; }, /not a tesseract/],
+  ] as const)('refuses %s', (_, bytes, reason) => {
+    expect(() => checkTraineddata(bytes())).toThrow(reason);
+  });
+
+  it.each([
+    ['fra.traineddata', undefined, 'fra'],
+    ['chi_sim.traineddata', undefined, 'chi_sim'],
+    ['FRA.TRAINEDDATA', undefined, 'fra'],
+    ['C:\\models\\ita.traineddata', undefined, 'ita'],
+    ['download.bin', 'spa', 'spa'],
+  ])('names %j (code %j) %s', (name, code, expected) => expect(modelCode(name, code)).toBe(expected));
+
+  it.each([
+    ['model.bin', undefined, /not a model name/],
+    ['fr.traineddata', undefined, /not a model name/],
+    ['../eng.traineddata.gz', undefined, /not a model name/],
+    ['x.traineddata', '../../etc', /not a model name/],
+    ['osd.traineddata', undefined, /not a reading language/],
+    ['equ.traineddata', undefined, /not a reading language/],
+  ])('refuses the name %j (code %j)', (name, code, reason) => expect(() => modelCode(name, code)).toThrow(reason));
 });

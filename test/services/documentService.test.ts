@@ -57,11 +57,12 @@ describe('DocumentService', () => {
     expect((await f.services.documents.detailFor(member, doc.id)).duplicates).toHaveLength(1);
   });
 
-  it('needs a non-empty file, categories and assignees of the project, and a callback Folio may call', async () => {
+  it('needs a file, categories and assignees of the project, and a callback Folio may call', async () => {
     const d = f.services.documents;
     const field = async (call: Promise<unknown>) => (await refused(call, ValidationError)).fields;
     expect(await field(d.upload(owner, { project: t.project }, undefined))).toEqual({ data_file: ['No file was submitted.'] });
-    expect(await field(d.upload(owner, { project: t.project }, tempFile('')))).toEqual({ data_file: ['The submitted file is empty.'] });
+    // An empty file is stored; processing ends it in 111 (test/http/damagedFiles.test.ts).
+    expect((await d.upload(owner, { project: t.project }, tempFile(''))).status).toBe(DocumentStatus.QUEUING_FOR_OCR);
     expect(await field(f.upload(owner, { project: t.project, category: otherCategory }))).toEqual({ category: [`Invalid pk "${otherCategory}" - object does not exist.`] });
     expect(Object.keys(await field(f.upload(owner, { project: t.project, category_template: otherCategory })))).toEqual(['category_template']);
     expect(await field(f.upload(owner, { project: t.project, assignee: stranger.email }))).toEqual({ assignee: [`stranger@documents.test is not a member of project ${t.project}.`] });

@@ -178,7 +178,7 @@ export const annotationRoutes: RouteSpec[] = [
         : 'Move a missing annotation to another label, label set or annotation set of the same document',
       body: method === 'put' ? MissingAnnotationPut : MissingAnnotationPatch,
       response: MissingAnnotation,
-      handler: async (ctx) => missingOut(await ctx.core.services.annotations.updateMissing(ctx.user, ctx.id(), ctx.body)),
+      handler: async (ctx) => missingOut(await ctx.core.services.annotations.updateMissing(ctx.user, ctx.id(), ctx.body, method === 'put')),
     }),
   ),
   route({

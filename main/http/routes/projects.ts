@@ -2,7 +2,7 @@
 import { pageOfList } from '../../../shared/listParams.ts';
 import { route, type RouteSpec } from '../route.ts';
 import { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
-import { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
+import { OcrLanguage, OcrModelInstalled, OcrModelUpload, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
 import { Member, MemberAdd, MemberPatch } from '../../../shared/schemas/accounts.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import { memberOut, projectOut } from '../../mappers/projects.ts';
@@ -26,6 +26,19 @@ export const projectRoutes: RouteSpec[] = [
       const all = ctx.core.services.projects.ocrLanguages();
       return ctx.page(pageOfList(all, params), params, (l) => l);
     },
+  }),
+  route({
+    method: 'post',
+    path: '/api/v3/ocr-languages/',
+    tag: 'projects',
+    summary: 'Add an OCR language: a tesseract model file (multipart, part "file", <code>.traineddata); administrators only',
+    description:
+      'A Folio addition. The file is checked (a tesseract 4+ model with its LSTM network, 64 KB to FOLIO_MAX_MODEL_MB, default 100 MB, named after its language code) and stored in <data>/tessdata; the language is listed and usable by every project at once. A model of the same code in the data folder is replaced.',
+    bodyMode: 'multipart',
+    fileField: 'file',
+    body: OcrModelUpload,
+    response: OcrModelInstalled,
+    handler: (ctx) => ctx.core.services.projects.addOcrModel(ctx.user, ctx.file, ctx.body.code),
   }),
   route({
     method: 'get',

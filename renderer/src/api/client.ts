@@ -6,7 +6,7 @@ import type { Member, SignInMethods, TokenResponse, User, UserCreate } from '../
 import type { envelope } from '../../../shared/schemas/common.ts';
 import type { FileKey } from '../../../shared/signedFileUrls.ts';
 import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
-import type { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
+import type { OcrLanguage, OcrModelInstalled, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
 import type { Category, Label, LabelCreate, LabelPatch, LabelSet, LabelSetCreate, LabelSetPatch } from '../../../shared/schemas/taxonomy.ts';
 import type { DocumentDetail, DocumentListItem, DocumentPatch } from '../../../shared/schemas/documents.ts';
 import type { Annotation, AnnotationCreate, AnnotationPatch, MissingAnnotation, MissingAnnotationCreateItem } from '../../../shared/schemas/annotations.ts';
@@ -40,6 +40,7 @@ export type AiKind = 'extraction' | 'categorization' | 'splitting';
 export type AiOut = z.infer<typeof AiModel>;
 export type DocumentSetOut = z.infer<typeof DocumentSet>;
 export type OcrLanguageOut = z.infer<typeof OcrLanguage>;
+export type OcrModelInstalledOut = z.infer<typeof OcrModelInstalled>;
 export type PostprocessInput = z.input<typeof PostprocessDocument>;
 export type ImportFolderOut = z.infer<typeof ImportFolder>;
 
@@ -86,6 +87,9 @@ export class FolioClient {
   updateProject = (id: number, changes: z.input<typeof ProjectPatch>) => this.send<ProjectOut>('PATCH', `/api/v3/projects/${id}/`, changes);
   /** Every language of spec 2.16 (about 120; the list is paged like any other, so ask for all at once). */
   ocrLanguages = async (): Promise<OcrLanguageOut[]> => (await this.get<Envelope<typeof OcrLanguage>>('/api/v3/ocr-languages/', { limit: 1000 })).results;
+  /** An administrator adds a tesseract model (`<code>.traineddata`): checked, stored in the data folder, usable at once. */
+  addOcrModel = (file: Blob, fileName: string) =>
+    this.transport.upload<OcrModelInstalledOut>({ path: '/api/v3/ocr-languages/', fields: {}, fileField: 'file', file, fileName });
   backupStatus = () => this.get<BackupStatus>('/api/v3/backup/');
   /** A project's watched import folders (owners and administrators; a Folio addition). */
   listImportFolders = async (project: number) => (await this.get<Envelope<typeof ImportFolder>>(`/api/v3/projects/${project}/import-folders/`, { limit: 1000 })).results;

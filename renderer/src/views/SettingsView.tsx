@@ -1,6 +1,6 @@
 // Settings: where the API is and the token for local scripts, the API reference, the data folder and
 // the OCR languages Folio can read.
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { OcrLanguageOut } from '../api/client.ts';
 import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import { useClient, useSession } from '../state/session.ts';
@@ -85,14 +85,18 @@ function ApiCard() {
   );
 }
 
+const SOURCE_NOTES: Record<string, string> = { system: ", from this machine's tesseract", data: ', added to the data folder' };
+
 function OcrLanguagesCard() {
   const call = useSession((s) => s.call);
+  const isAdmin = useSession((s) => !!s.user?.is_admin);
   const [languages, setLanguages] = useState<OcrLanguageOut[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  const load = useCallback(() => call((c) => c.ocrLanguages()).then(setLanguages, (err: Error) => setError(err.message)), [call]);
   useEffect(() => {
-    call((c) => c.ocrLanguages()).then(setLanguages, (err: Error) => setError(err.message));
-  }, [call]);
+    void load();
+  }, [load]);
 
   const installed = languages?.filter((l) => l.installed) ?? [];
   return (
@@ -110,18 +114,59 @@ function OcrLanguagesCard() {
           <ul className="language-list" aria-label="Installed OCR languages">
             {installed.map((l) => (
               <li key={l.code}>
-                {l.name} <span className="muted">({l.code}{l.source === 'data' ? ', from the data folder' : ''})</span>
+                {l.name} <span className="muted">({l.code}{SOURCE_NOTES[l.source ?? ''] ?? ''})</span>
               </li>
             ))}
           </ul>
           <p className="muted">
-            {installed.length} of {languages.length} languages are installed. To add one, copy its <code>.traineddata</code> file (for
-            example from Debian&apos;s <code>tesseract-ocr-fra</code>) into the <code>tessdata</code> folder of the data folder; each project
-            chooses its languages in its setup.
+            {installed.length} of {languages.length} languages are installed; each project chooses its languages in its setup. Languages
+            this machine&apos;s tesseract has (for example Debian&apos;s <code>tesseract-ocr-fra</code>) are there without copying.
           </p>
+          {isAdmin ? (
+            <AddOcrModel onAdded={load} />
+          ) : (
+            <p className="muted">An administrator can add another language&apos;s model file here.</p>
+          )}
         </>
       )}
     </section>
+  );
+}
+
+/** Administrators: upload a tesseract model (`<code>.traineddata`); the API checks it and stores it in the data folder. */
+function AddOcrModel({ onAdded }: { onAdded: () => unknown }) {
+  const call = useSession((s) => s.call);
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const add = async () => {
+    if (!file) return;
+    setBusy(true);
+    setMessage(null);
+    try {
+      const added = await call((c) => c.addOcrModel(file, file.name));
+      setMessage({ ok: true, text: `${added.name} (${added.code}) is installed${added.replaced ? ', replacing the earlier model' : ''}.` });
+      setFile(null);
+      await onAdded();
+    } catch (err) {
+      setMessage({ ok: false, text: (err as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="ocr-model-add">
+      <label htmlFor="ocr-model-file">Add a language model (<code>.traineddata</code>, from tessdata, tessdata_fast or tessdata_best)</label>{' '}
+      <input id="ocr-model-file" type="file" accept=".traineddata" onChange={(e) => setFile(e.target.files?.[0] ?? null)} disabled={busy} />{' '}
+      <button type="button" onClick={() => void add()} disabled={!file || busy}>
+        {busy ? 'Adding…' : 'Add language'}
+      </button>
+      {message && (
+        <p className={message.ok ? 'muted' : 'error'} role={message.ok ? 'status' : 'alert'}>
+          {message.text}
+        </p>
+      )}
+    </div>
   );
 }
 

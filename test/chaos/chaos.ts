@@ -104,7 +104,8 @@ async function untilBack(api: Api, timeoutMs = 60_000): Promise<number> {
 
 async function team(): Promise<Report> {
   const { between, rnd } = seeded(SEED + 1);
-  const cluster = await startPgCluster();
+  // Durable: PostgreSQL is crashed here, and what it acknowledged before must be kept.
+  const cluster = await startPgCluster({ durable: true });
   const admin = new pg.Client({ connectionString: cluster.adminUrl });
   await admin.connect();
   await admin.query('create database folio_chaos');

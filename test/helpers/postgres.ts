@@ -63,8 +63,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts a new cluster; `stop()` (also run at process exit) shuts it down and deletes its folder. */
-export async function startPgCluster(): Promise<PgCluster> {
+/**
+ * Starts a new cluster; `stop()` (also run at process exit) shuts it down and deletes its folder. By default
+ * it trades durability for speed (no fsync, asynchronous commit: a test cluster is thrown away); `durable`
+ * keeps PostgreSQL's own settings, for tests that crash the server (`halt`) and then count what was kept: with
+ * asynchronous commit a crash may drop a commit PostgreSQL had already acknowledged (test:chaos saw one).
+ */
+export async function startPgCluster({ durable = false }: { durable?: boolean } = {}): Promise<PgCluster> {
   const binDir = findPgBin();
   if (!binDir) throw new Error('PostgreSQL is not installed (no initdb/pg_ctl on PATH or in /usr/lib/postgresql/*/bin).');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-pg-'));
@@ -77,9 +82,7 @@ export async function startPgCluster(): Promise<PgCluster> {
     `-p ${port}`,
     `-k ${dir}`,
     '-c listen_addresses=127.0.0.1',
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c full_page_writes=off',
+    ...(durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     '-c max_connections=300',
   ].join(' ');
   const pgStart = () => run(path.join(binDir, 'pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);

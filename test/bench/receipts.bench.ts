@@ -13,6 +13,8 @@
 // by 5 are held back: never read (test/helpers/receipts.ts refuses them).
 //
 // BENCH_RECEIPTS_TRAIN / BENCH_RECEIPTS_TEST: how many receipts (default 80 and 60; a fixed split by number).
+// BENCH_RECEIPTS_SPLIT=shops: split the development receipts (1-199) by shop instead (shopDisjointSplit: no
+// test receipt's shop among the training receipts'), the figure for layouts Folio has not seen.
 // BENCH_RECEIPTS_OUT=file.json writes the figures; BENCH_RECEIPTS_BASELINE=file.json prints them beside
 // another run's (the model before issue 10, run on the same split).
 import fs from 'node:fs';
@@ -26,6 +28,7 @@ import {
   RECEIPT_FIELDS,
   receiptProject,
   receiptSplit,
+  shopDisjointSplit,
   ReceiptTally,
   uploadLabelledReceipt,
   uploadReceipt,
@@ -64,9 +67,12 @@ const folio = await startFolio({ dataDir, env: { FOLIO_ADMIN_EMAIL: ADMIN.email,
 try {
   const c = new Client(folio.url);
   await c.login(ADMIN.email, ADMIN.password);
-  const split = receiptSplit(TRAIN, TEST);
+  const byShop = process.env.BENCH_RECEIPTS_SPLIT === 'shops';
+  const split = byShop ? shopDisjointSplit(TRAIN, TEST) : receiptSplit(TRAIN, TEST);
   console.log(`Folio receipts benchmark over HTTP (${folio.url})`);
-  console.log(`  split by number (held back: every number divisible by 5): train ${split.train.length} [${split.train.join(' ')}]`);
+  if ('shops' in split) console.log(`  split by shop over receipts 1-199 (no test shop in training): ${split.shops.train} training shops, ${split.shops.test} test shops`);
+  else console.log('  split by number (held back: every number divisible by 5)');
+  console.log(`  train ${split.train.length} [${split.train.join(' ')}]`);
   console.log(`  test ${split.test.length} [${split.test.join(' ')}]`);
 
   const { project, category, labels } = await receiptProject(c, 'Receipts');

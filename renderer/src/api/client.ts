@@ -8,7 +8,7 @@ import type { FileKey } from '../../../shared/signedFileUrls.ts';
 import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import type { OcrLanguage, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
 import type { Category, Label, LabelCreate, LabelPatch, LabelSet, LabelSetCreate, LabelSetPatch } from '../../../shared/schemas/taxonomy.ts';
-import type { DocumentDetail, DocumentListItem, DocumentPatch } from '../../../shared/schemas/documents.ts';
+import type { DocumentDetail, DocumentListItem, DocumentPatch, PublicLink } from '../../../shared/schemas/documents.ts';
 import type { Annotation, AnnotationCreate, AnnotationPatch, MissingAnnotation, MissingAnnotationCreateItem } from '../../../shared/schemas/annotations.ts';
 import type { BboxResponse, PageDetail, PageOut, SpansResponse, Rect } from '../../../shared/schemas/geometry.ts';
 import type { AiModel, AiPatch } from '../../../shared/schemas/ais.ts';
@@ -30,6 +30,7 @@ export type LabelOut = z.infer<typeof Label>;
 export type LabelSetOut = z.infer<typeof LabelSet>;
 export type DocumentItem = z.infer<typeof DocumentListItem>;
 export type DocumentOut = z.infer<typeof DocumentDetail>;
+export type PublicLinkOut = z.infer<typeof PublicLink>;
 export type AnnotationOut = z.infer<typeof Annotation>;
 export type MissingOut = z.infer<typeof MissingAnnotation>;
 export type PageSummary = z.infer<typeof PageOut>;
@@ -112,6 +113,12 @@ export class FolioClient {
   // --- documents ---------------------------------------------------------------------------------
   listDocuments = (q: ListQuery) => this.get<Envelope<typeof DocumentListItem>>('/api/v3/documents/', q);
   getDocument = (id: number) => this.get<DocumentOut>(`/api/v3/documents/${id}/`);
+  /** A public document by its link's token (GET /api/v3/public/<token>/), for anyone. */
+  getPublicDocument = (token: string) => this.get<DocumentOut>(`/api/v3/public/${encodeURIComponent(token)}/`);
+  /** A new public link for the document (the old one stops working). */
+  newPublicLink = (id: number, expiresAt: string | null) => this.send<PublicLinkOut>('POST', `/api/v3/documents/${id}/public-link/`, { expires_at: expiresAt });
+  /** A file the API names by its path (a public document's page image URLs carry its link's token). */
+  fileAt = (path: string) => this.transport.fileUrl(path);
   updateDocument = (id: number, changes: z.input<typeof DocumentPatch>) => this.send<DocumentOut>('PATCH', `/api/v3/documents/${id}/`, changes);
   deleteDocument = (id: number) => this.send<void>('DELETE', `/api/v3/documents/${id}/`);
   uploadDocument(input: { project: number; category?: number | null; file: Blob; fileName: string; onProgress?: (sent: number, total: number) => void; signal?: AbortSignal }) {

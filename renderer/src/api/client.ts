@@ -2,7 +2,7 @@
 // only, so zod stays out of the bundle). One class over a Transport: HTTP in a browser, IPC in the
 // desktop window. Views and stores call these methods, never fetch.
 import type { z } from 'zod';
-import type { Member, SignInMethods, TokenResponse, User, UserCreate } from '../../../shared/schemas/accounts.ts';
+import type { Member, MemberCandidate, SignInMethods, TokenResponse, User, UserCreate, UserPatch } from '../../../shared/schemas/accounts.ts';
 import type { envelope } from '../../../shared/schemas/common.ts';
 import type { FileKey } from '../../../shared/signedFileUrls.ts';
 import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
@@ -23,6 +23,7 @@ export type UserOut = z.infer<typeof User>;
 export type SignInMethodsOut = z.infer<typeof SignInMethods>;
 export type ProjectOut = z.infer<typeof Project>;
 export type MemberOut = z.infer<typeof Member>;
+export type MemberCandidateOut = z.infer<typeof MemberCandidate>;
 export type Role = MemberOut['role'];
 export type ProjectInput = z.input<typeof ProjectCreate>;
 export type CategoryOut = z.infer<typeof Category>;
@@ -75,6 +76,13 @@ export class FolioClient {
   listUsers = () => this.get<Envelope<typeof User>>('/api/v3/users/', { limit: 1000 });
   createUser = (input: z.input<typeof UserCreate>) => this.send<UserOut>('POST', '/api/v3/users/', input);
   deleteUser = (id: number) => this.send<void>('DELETE', `/api/v3/users/${id}/`);
+  updateUser = (id: number, changes: z.input<typeof UserPatch>) => this.send<UserOut>('PATCH', `/api/v3/users/${id}/`, changes);
+  /** An administrator's reset of another account's password: that account's token is revoked. */
+  resetPassword = (id: number, password: string) => this.send<UserOut>('POST', `/api/v3/users/${id}/password/`, { password });
+  /** The caller's own new password; the answer's token replaces the old one, which stops working. */
+  changePassword = (current: string, next: string) =>
+    this.send<z.infer<typeof TokenResponse>>('POST', '/api/v3/auth/password/', { current_password: current, new_password: next });
+  memberCandidates = (project: number) => this.get<Envelope<typeof MemberCandidate>>(`/api/v3/projects/${project}/member-candidates/`, { limit: 1000 });
   listMembers = (project: number) => this.get<Envelope<typeof Member>>(`/api/v3/projects/${project}/members/`, { limit: 1000 });
   addMember = (project: number, email: string, role: Role) => this.send<MemberOut>('POST', `/api/v3/projects/${project}/members/`, { email, role });
   setMemberRole = (project: number, userId: number, role: Role) => this.send<MemberOut>('PATCH', `/api/v3/projects/${project}/members/${userId}/`, { role });

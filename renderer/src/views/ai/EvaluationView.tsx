@@ -36,7 +36,7 @@ export function EvaluationView({ model, reference }: { model: AiOut; reference: 
         {byValue && (
           <span className="by-value-headline" title={`By value: ${byValue.rule}`}>
             {' '}
-            · by value: F1 {percent(byValue.overall.f1)} ({byValue.overall.true_positives} of {byValue.overall.true_positives + byValue.overall.false_negatives} values right)
+            · by value {percent(byValue.overall.f1)} ({byValue.overall.true_positives} of {byValue.overall.true_positives + byValue.overall.false_negatives} values right)
           </span>
         )}
       </p>

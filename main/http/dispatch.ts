@@ -73,6 +73,7 @@ function routeContext(core: Core, spec: RouteSpec, call: RouteCall): Ctx<unknown
     file: call.file,
     body: spec.body ? validate(spec.body, call.body ?? {}) : undefined,
     id: (name = 'id') => positiveIntParam(call.params[name]),
+    param: (name: string) => call.params[name] ?? '',
     list: () => parseListParams(call.query),
     page: (page, params, map) => ({ count: page.count, ...pageLinks(call.url, params, page.count), results: page.items.map(map) }),
     url: (p) => `${origin}${p}`,

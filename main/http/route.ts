@@ -37,6 +37,8 @@ export interface Ctx<B> {
   body: B;
   /** A path parameter as a positive integer; anything else is a 404, as for an unknown id. */
   id(name?: string): number;
+  /** A path parameter as text (a public link's token), decoded. */
+  param(name: string): string;
   /** The list conventions parsed from the query string (limit, offset, ordering, dates, filters). */
   list(): ListParams;
   /** The envelope of spec 2.13 with absolute next/previous. */

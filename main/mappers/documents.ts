@@ -5,13 +5,25 @@
 // `[code, "Name"]`. The detail is also the body of the completion callback (events/eventJobs.ts), which is
 // why these mappers live outside main/http (dto.ts says more).
 import type { z } from 'zod';
-import type { DocumentDetail, DocumentListItem, PublicDocumentDetail } from '../../shared/schemas/documents.ts';
+import type { DocumentDetail, DocumentListItem, PublicDocumentDetail, PublicLink } from '../../shared/schemas/documents.ts';
 import type { DocumentListRow } from '../store/repositories/documentRepository.ts';
 import type { DocumentDetailView } from '../services/documentService.ts';
 import { labelingAvailable, statusPair } from '../domain/documentStatus.ts';
 import { isoOut } from './dto.ts';
 import { annotationSetsOut, publicAnnotationSetsOut } from './annotations.ts';
-import { documentOcrEngine, pageOut } from './geometry.ts';
+import { documentOcrEngine, pageOut, publicPageOut, publicPagePath } from './geometry.ts';
+import type { DocumentView } from '../store/repositories/documentRepository.ts';
+
+/** A public document's link (migration 0015), for the members of its project; null while it is private. */
+export function publicLinkOut(d: DocumentView, now = Date.now()): z.infer<typeof PublicLink> | null {
+  if (!d.is_public || d.public_token === null) return null;
+  return {
+    token: d.public_token,
+    url: `/api/v3/public/${d.public_token}/`,
+    expires_at: d.public_expires_at === null ? null : isoOut(d.public_expires_at),
+    expired: d.public_expires_at !== null && Date.parse(d.public_expires_at) <= now,
+  };
+}
 
 export function documentListOut(d: DocumentListRow): z.infer<typeof DocumentListItem> {
   return {
@@ -55,29 +67,31 @@ export const documentOut = (v: DocumentDetailView): z.infer<typeof DocumentDetai
   ocr_engine: documentOcrEngine(v.pages),
   duplicate_of: v.duplicates,
   annotation_sets: annotationSetsOut(v.tree),
+  public_link: publicLinkOut(v.doc),
 });
 
-/** A public document for a reader outside its project: PublicDocumentDetail's fields only (an allow-list). */
-export const publicDocumentOut = (v: DocumentDetailView): PublicDocumentDetail => {
+/**
+ * A public document as anyone with its link reads it (GET /api/v3/public/<token>/): PublicDocumentDetail's
+ * fields only (an allow-list), its page images by the link's token, never by id.
+ */
+export const publicDocumentOut = (v: DocumentDetailView, token: string): PublicDocumentDetail => {
   const d = v.doc;
+  const first = v.pages.find((p) => p.id === d.thumbnail_page_id);
   return {
     id: d.id,
     number_of_pages: d.number_of_pages,
     data_file_name: d.data_file_name,
-    thumbnail_url: d.thumbnail_page_id === null ? null : `/page/show-thumbnail/${d.thumbnail_page_id}/`,
+    thumbnail_url: first ? publicPagePath(token, first.number, 'thumbnail') : null,
     status: statusPair(d.status),
     status_data: d.status,
     labeling_available: labelingAvailable(d.status),
     is_public: d.is_public,
     text: d.text,
-    pages: v.pages.map(pageOut),
+    pages: v.pages.map((p) => publicPageOut(p, token)),
     ocr_engine: documentOcrEngine(v.pages),
     annotation_sets: publicAnnotationSetsOut(v.tree),
   };
 };
-
-/** The detail as `v` may be shown: in full to a member of its project, else (a public document) its public shape. */
-export const documentDetailFor = (v: DocumentDetailView & { member: boolean }) => (v.member ? documentOut(v) : publicDocumentOut(v));
 
 /** Version 2 names the category `category_template` as well. */
 export const documentV2Out = <T extends { category: number | null }>(d: T) => ({ ...d, category_template: d.category });

@@ -31,3 +31,14 @@ export const documentOcrEngine = (pages: readonly PageSummary[]): string | null 
 
 /** A page with its words (`GET documents/<id>/pages/<number>/`). */
 export const pageDetailOut = (p: PageSummary, words: Span[]) => ({ ...pageOut(p), entities: words });
+
+/** Where anyone with a public link reads a page's image and thumbnail: by the link's token and the page's number. */
+export const publicPagePath = (token: string, number: number, kind: 'image' | 'thumbnail') => `/api/v3/public/${token}/pages/${number}/${kind}/`;
+
+/** A page of a public document as its link's reader gets it: the same fields, images by the link (never by page id). */
+export const publicPageOut = (p: PageSummary, token: string) => {
+  const image = p.image_blob ? publicPagePath(token, p.number, 'image') : null;
+  return { ...pageOut(p), image_url: image, page_image: image, thumbnail_url: p.thumbnail_blob ? publicPagePath(token, p.number, 'thumbnail') : null };
+};
+
+export const publicPageDetailOut = (p: PageSummary, words: Span[], token: string) => ({ ...publicPageOut(p, token), entities: words });

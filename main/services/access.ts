@@ -8,8 +8,10 @@
 // - Owners and administrators also change the project itself: its settings, its members, its import
 //   folders, its deletion. An administrator does so without being a member, but reading the project's
 //   contents still takes membership, which an administrator can give themselves (POST members).
-// - Public documents (is_public) are readable by anyone, signed in or not: the document detail, its pages
-//   and page images (the public viewer). Writing to them still takes membership.
+// - Public documents (is_public) are readable by anyone, signed in or not, through their public link: a
+//   random token (migration 0015, publicDocument below) with an optional expiry, never by their id, so
+//   that ids cannot be walked. The detail, its pages and page images (the public viewer). By id, a
+//   public document is a document like any other: its project's members read it. Writing takes membership.
 //
 // Answers. What the caller may not know exists is a 404, worded as for an id that does not exist, so that
 // ids of other projects reveal nothing; named in a request body, it is a 400 on that field, worded like
@@ -23,7 +25,7 @@ import type { ProjectRow, UserRow } from '../store/schema.ts';
 import type { DocumentView } from '../store/repositories/documentRepository.ts';
 import type { PageSummary } from '../store/repositories/pageRepository.ts';
 import type { ProjectRole } from '../store/repositories/projectRepository.ts';
-import { AuthenticationError, NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
+import { AuthenticationError, HttpError, NotFoundError, PermissionError, ValidationError } from '../domain/errors.ts';
 
 const unknownPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
 
@@ -100,15 +102,34 @@ export async function documentForField(repos: Repos, user: UserRow, id: number, 
 }
 
 /**
- * A document to read, for a caller who may be anonymous (the document detail, its pages, words, boxes and
- * page images): a public document for anyone; otherwise 401 without credentials (whether or not the id
- * exists) and documentForMember's 404 with them.
+ * A document to read by its id, for a caller who may be anonymous (the document detail, its pages, words,
+ * boxes and page images): 401 without credentials (whether or not the id exists, and whether or not the
+ * document is public: public documents are read through their link, publicDocument) and
+ * documentForMember's 404 with them.
  */
 export async function readableDocument(repos: Repos, user: UserRow | undefined, id: number): Promise<DocumentView> {
-  const doc = await repos.documents.findById(id);
-  if (doc?.is_public) return doc;
   if (!user) throw new AuthenticationError();
+  const doc = await repos.documents.findById(id);
   if (!doc || !(await isMember(repos, user, doc.project_id))) throw new NotFoundError('Document not found.');
+  return doc;
+}
+
+/** The public link's token: 32 base64url characters (24 random bytes). */
+const PUBLIC_TOKEN = /^[A-Za-z0-9_-]{32}$/;
+
+/**
+ * A public document by the token of its public link, for anyone: 404 for a token that is not a current link
+ * (never made, or the document was made private, or public again, which gave it a new token) and 410 once
+ * the link's expiry has passed.
+ */
+export async function publicDocument(repos: Repos, token: string, now = Date.now()): Promise<DocumentView> {
+  const doc = PUBLIC_TOKEN.test(token) ? await repos.documents.findByPublicToken(token) : undefined;
+  if (!doc) {
+    throw new NotFoundError('No public document has this link: it was never made, or the document was made private or shared with a new link since. Ask whoever shared it for the current link.');
+  }
+  if (doc.public_expires_at !== null && Date.parse(doc.public_expires_at) <= now) {
+    throw new HttpError(410, `This public link expired at ${doc.public_expires_at}. Ask whoever shared it for a new link.`, { code: 'public_link_expired' });
+  }
   return doc;
 }
 

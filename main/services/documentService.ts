@@ -1,6 +1,7 @@
 // Documents: upload (file into the blob store, row in one transaction), list, detail with its
 // annotation tree, PATCH/PUT (review, category, assignee, ...), delete, and the original file.
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { DocumentRow, DocumentUpdate, NewDocument, UserRow } from '../store/schema.ts';
 import type { DocumentListRow, DocumentView } from '../store/repositories/documentRepository.ts';
@@ -11,7 +12,7 @@ import type { ListParams, Page } from '../../shared/listParams.ts';
 import type { DocumentPatch, DocumentPut, DocumentUpload } from '../../shared/schemas/documents.ts';
 import type { AnnotationService, DocumentTree } from './annotationService.ts';
 import { HttpError, NotFoundError, UniqueViolation, ValidationError } from '../domain/errors.ts';
-import { documentForMember, isMember, projectForField, readableDocument } from './access.ts';
+import { documentForMember, isMember, projectForField, publicDocument } from './access.ts';
 import { DATASET_STATUS_NAMES, DatasetStatus, DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { reviewBlockers } from '../domain/reviewRules.ts';
 import { enqueueAnalysis } from '../ai/analysis.ts';
@@ -68,6 +69,18 @@ export interface DocumentDetailView {
 }
 
 const unknownPk = (id: number | string) => `Invalid pk "${id}" - object does not exist.`;
+
+/** A public link's token: 24 random bytes (192 bits), 32 base64url characters (access.ts PUBLIC_TOKEN). */
+export const newPublicToken = (): string => randomBytes(24).toString('base64url');
+
+/** An expiry a client sends for a public link: an ISO 8601 date-time with its offset, in the future; null: never. */
+export function publicExpiry(value: string | null, field: string, now = Date.now()): string | null {
+  if (value === null) return null;
+  const when = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value.trim()) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(when)) throw ValidationError.of(field, `"${value}" is not a date-time with its offset, such as 2030-01-31T18:00:00Z.`);
+  if (when <= now) throw ValidationError.of(field, `${value} is in the past: the link would never work. Give a time in the future, or null for a link that does not expire.`);
+  return new Date(when).toISOString();
+}
 
 /** The uploaded file's name without any client path or control characters. */
 export function cleanFileName(raw: string): string {
@@ -220,15 +233,22 @@ export class DocumentService {
     return documentForMember(this.repos, user, id);
   }
 
+  /** The detail of a public document by its link's token, for anyone (access.ts publicDocument: 404, 410). */
+  async publicDetail(token: string): Promise<DocumentDetailView> {
+    return this.view(await publicDocument(this.repos, token), false);
+  }
+
   /**
-   * The detail for a caller who may be anonymous: public documents answer anyone (spec 5.1); other
-   * documents need credentials (401) and membership of their project (404).
+   * POST documents/<id>/public-link/: the document is public with a new link (a new token, `expiresAt` or no
+   * expiry); the link it had stops working. Members only.
    */
-  /** The detail of a document the caller may read, and whether they are a member of its project (else it is public to them). */
-  async detailFor(user: UserRow | undefined, id: number): Promise<DocumentDetailView & { member: boolean }> {
-    const doc = await readableDocument(this.repos, user, id);
-    const member = user !== undefined && (await isMember(this.repos, user, doc.project_id));
-    return { ...(await this.view(doc, member)), member };
+  async newPublicLink(user: UserRow, id: number, expiresAt: string | null): Promise<DocumentView> {
+    const expiry = publicExpiry(expiresAt, 'expires_at');
+    await this.uow(async (r) => {
+      const doc = await documentForMember(r, user, id);
+      await r.documents.update(doc.id, { is_public: true, public_token: newPublicToken(), public_expires_at: expiry });
+    });
+    return (await this.repos.documents.findById(id))!;
   }
 
   /** The detail without an access check, for the system's own messages (the completion callback). */
@@ -312,6 +332,7 @@ export class DocumentService {
         assignee: body.assignee ?? null,
         callback_url: body.callback_url ?? null,
         is_public: body.is_public ?? false,
+        public_expires_at: body.public_expires_at ?? null,
         is_reviewed: body.is_reviewed ?? false,
       });
     });
@@ -337,6 +358,21 @@ export class DocumentService {
       update.callback_url = c.callback_url;
     }
     if (c.is_public !== undefined) update.is_public = c.is_public;
+    // The public link: a new token whenever the document becomes public (an old link never comes back), none
+    // while it is private; a PATCH that says public again of a public document keeps its link.
+    const willBePublic = c.is_public ?? doc.is_public;
+    if (willBePublic && (!doc.is_public || doc.public_token === null)) {
+      update.public_token = newPublicToken();
+      update.public_expires_at = null;
+    }
+    if (!willBePublic) {
+      update.public_token = null;
+      update.public_expires_at = null;
+    }
+    if (c.public_expires_at !== undefined && c.public_expires_at !== null && !willBePublic) {
+      throw ValidationError.of('public_expires_at', 'Only a public document has a link to expire: send is_public: true with it.');
+    }
+    if (c.public_expires_at !== undefined && willBePublic) update.public_expires_at = publicExpiry(c.public_expires_at, 'public_expires_at');
     if (c.is_reviewed !== undefined) update.is_reviewed = c.is_reviewed;
     await r.documents.update(doc.id, update);
 

@@ -7,7 +7,7 @@ import type { BlobStore } from '../blobs/blobStore.ts';
 import { charsInRects, pageWords, searchSpans, spansFromChars, type Rect, type Span } from '../domain/geometry.ts';
 import type { CharBox } from '../domain/geometry.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
-import { readableDocument, readablePage } from './access.ts';
+import { publicDocument, readableDocument, readablePage } from './access.ts';
 
 export class GeometryService {
   constructor(
@@ -50,18 +50,38 @@ export class GeometryService {
     return this.repos.pages.listForDocument(doc.id);
   }
 
-  /** A page by its 1-based number, with its words; public documents answer without login. */
+  /** A page by its 1-based number, with its words (members; anyone else 401 or 404, readableDocument). */
   async page(user: UserRow | undefined, documentId: number, number: number): Promise<{ page: PageSummary; words: Span[] }> {
-    const { doc, text, chars, heights } = await this.geometry(user, documentId);
+    const doc = await readableDocument(this.repos, user, documentId);
+    return this.pageOf(doc, number);
+  }
+
+  /** A page of a public document by its link's token (access.ts publicDocument: 404, 410), with its words. */
+  async publicPage(token: string, number: number): Promise<{ page: PageSummary; words: Span[] }> {
+    const doc = await publicDocument(this.repos, token);
+    return this.pageOf(doc, number);
+  }
+
+  /** The blob key of a public document's page image or thumbnail, by the link's token and the page number. */
+  async publicPageImage(token: string, number: number, kind: 'image' | 'thumbnail'): Promise<string> {
+    const doc = await publicDocument(this.repos, token);
+    const page = await this.repos.pages.findByNumber(doc.id, number);
+    const key = page ? (kind === 'image' ? page.image_blob : page.thumbnail_blob) : null;
+    if (!key || !(await this.blobs.exists(key))) throw new NotFoundError(page ? `This page has no ${kind} yet.` : `The document has no page ${number}.`);
+    return key;
+  }
+
+  private async pageOf(doc: { id: number; text: string | null; number_of_pages: number }, number: number): Promise<{ page: PageSummary; words: Span[] }> {
+    const { chars, heights } = await this.repos.pages.charsForDocument(doc.id);
     const page = await this.repos.pages.findByNumber(doc.id, number);
     if (!page) throw new NotFoundError(`The document has no page ${number}${doc.number_of_pages ? ` (pages 1 to ${doc.number_of_pages})` : ' yet'}.`);
     const { chars: _omit, ...summary } = page;
-    return { page: summary, words: pageWords(text, chars.filter((c) => c.page_index === number - 1), heights) };
+    return { page: summary, words: pageWords(doc.text ?? '', chars.filter((c) => c.page_index === number - 1), heights) };
   }
 
   /**
-   * The blob key of a page image or thumbnail, after the same access check as its document: public documents'
-   * pages answer anyone (the public viewer shows them). An anonymous caller gets the same 401 for a page
+   * The blob key of a page image or thumbnail, after the same access check as its document (members; public
+   * documents' pages are read through their link, publicPageImage). An anonymous caller gets the same 401 for a page
    * that does not exist as for one of a private document, as the document detail does: which ids exist is
    * not theirs to learn.
    */

@@ -61,7 +61,7 @@ export function makeServices(deps: ServiceDeps) {
     auth,
     /** Single sign-on through an OpenID Connect provider; undefined when none is set up. */
     sso: signIn?.oidc ? new SingleSignOn(signIn.oidc, uow, auth, secret, signIn.adminEmail) : undefined,
-    users: new UserService(repos),
+    users: new UserService(repos, uow),
     projects,
     documents,
     geometry: new GeometryService(repos, deps.blobs),

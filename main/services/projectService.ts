@@ -113,6 +113,16 @@ export class ProjectService {
   }
 
   /**
+   * The accounts an owner (or an administrator) may add to the project: every account that is not a member
+   * yet, so that members are picked from existing users instead of typed. Members get the 403 of projectForOwner.
+   */
+  async memberCandidates(user: UserRow, id: number): Promise<UserRow[]> {
+    await projectForOwner(this.repos, user, id, 'add members');
+    const members = new Set((await this.repos.projects.members(id)).map((m) => m.user_id));
+    return (await this.repos.users.list()).filter((u) => !members.has(u.id));
+  }
+
+  /**
    * Adds an existing user with `role` (default member). Adding someone who is already a member with
    * the same role, or with no role named, changes nothing; naming another role is refused, so that a
    * repeated request never changes a role by surprise (PATCH does that).

@@ -1,15 +1,84 @@
 // Accounts: creation (API, CLI, first-run admin), listing and removal, and the single sign-on identities
 // an administrator links to an account by hand (`folio user sso-link`, README "Single sign-on").
 import { randomBytes } from 'node:crypto';
-import type { Repos } from '../store/repositories/index.ts';
+import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { SsoIdentityRow, UserRow } from '../store/schema.ts';
-import { hashPassword } from './passwords.ts';
-import { NotFoundError, UniqueViolation, ValidationError } from '../domain/errors.ts';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { NotFoundError, PermissionError, UniqueViolation, ValidationError } from '../domain/errors.ts';
+import { isAdministrator } from './access.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 export class UserService {
-  constructor(private readonly repos: Repos) {}
+  constructor(
+    private readonly repos: Repos,
+    private readonly uow?: UnitOfWork,
+  ) {}
+
+  private async userById(id: number): Promise<UserRow> {
+    const user = await this.repos.users.findById(id);
+    if (!user) throw new NotFoundError('User not found.');
+    return user;
+  }
+
+  private async checkedHash(user: UserRow, password: string, field: string): Promise<string> {
+    const problem = passwordProblem(password, user.email);
+    if (problem) throw ValidationError.of(field, problem);
+    if (await verifyPassword(password, user.password_hash)) throw ValidationError.of(field, 'The new password is the current one: choose another.');
+    return hashPassword(password);
+  }
+
+  /**
+   * The caller's own new password, once the route has checked the current one (AuthService.login, which
+   * throttles guesses). The caller's API token is revoked with the old password: the route hands back a new
+   * one, so the session that changed it goes on while any other holder of the old token (a script, someone who
+   * had the old password) is signed out.
+   */
+  async changeOwnPassword(user: UserRow, newPassword: string): Promise<void> {
+    const hash = await this.checkedHash(user, newPassword, 'new_password');
+    await this.writeAndRevoke(user.id, hash);
+  }
+
+  /**
+   * An administrator sets another account's password (the account's owner forgot it, or it leaked): every
+   * session of that account ends, its API token (and so the signed file links made from it) is revoked and
+   * remembered Basic credentials no longer match. Not for one's own account: that takes the current password.
+   */
+  async resetPassword(admin: UserRow, id: number, password: string): Promise<UserRow> {
+    if (!isAdministrator(admin)) throw new PermissionError('Only an administrator can reset passwords.');
+    const user = await this.userById(id);
+    if (user.id === admin.id) {
+      throw ValidationError.of('password', 'This is your own account: change your password with POST /api/v3/auth/password/, which needs the current one.');
+    }
+    await this.writeAndRevoke(user.id, await this.checkedHash(user, password, 'password'));
+    return this.userById(id);
+  }
+
+  private async writeAndRevoke(userId: number, hash: string): Promise<void> {
+    const write = async (r: Repos) => {
+      await r.users.setPassword(userId, hash);
+      await r.users.deleteToken(userId);
+    };
+    await (this.uow ? this.uow(write) : write(this.repos));
+  }
+
+  /**
+   * An administrator changes an account's name or role (is_admin). The last administrator stays one: a 400
+   * rather than an instance nobody can administer (an administrator may step down while another remains).
+   */
+  async update(admin: UserRow, id: number, changes: { name?: string; is_admin?: boolean }): Promise<UserRow> {
+    if (!isAdministrator(admin)) throw new PermissionError('Only an administrator can change accounts.');
+    const user = await this.userById(id);
+    const write = async (r: Repos) => {
+      if (changes.name !== undefined) await r.users.setName(user.id, changes.name.trim());
+      if (changes.is_admin === true && !user.is_admin) await r.users.setAdmin(user.id, true);
+      if (changes.is_admin === false && user.is_admin && !(await r.users.demoteUnlessLast(user.id))) {
+        throw ValidationError.of('is_admin', `${user.email} is the last administrator: make another account an administrator first.`);
+      }
+    };
+    await (this.uow ? this.uow(write) : write(this.repos));
+    return this.userById(id);
+  }
 
   async create(email: string, password: string, opts: { name?: string; isAdmin?: boolean } = {}): Promise<UserRow> {
     const errors: Record<string, string[]> = {};
@@ -97,9 +166,11 @@ export class UserService {
     }
   }
 
+  /** `folio user set-password`: the operator's reset, which ends the account's sessions like an administrator's. */
   async setPassword(email: string, password: string): Promise<void> {
-    if (password.length < 8) throw ValidationError.of('password', 'The password must have at least 8 characters.');
     const user = await this.byEmail(email);
-    await this.repos.users.setPassword(user.id, await hashPassword(password));
+    const problem = passwordProblem(password, user.email);
+    if (problem) throw ValidationError.of('password', problem);
+    await this.writeAndRevoke(user.id, await hashPassword(password));
   }
 }

@@ -129,6 +129,9 @@ export interface DocumentsTable {
   proposed_split: Generated<string | null>;
   /** The extraction AI whose annotations the document carries (migration 0006). */
   extraction_ai_id: Generated<number | null>;
+  /** While public: the random token of its public link, and when that link stops working (null: never). Migration 0015. */
+  public_token: Generated<string | null>;
+  public_expires_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

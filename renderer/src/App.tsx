@@ -16,7 +16,7 @@ export function App() {
     void restore();
   }, [restore]);
 
-  if (route.view === 'public') return <PublicDocumentView documentId={route.documentId} />;
+  if (route.view === 'public') return <PublicDocumentView token={route.token} />;
   if (status === 'checking') {
     return (
       <main className="centered" aria-busy="true">

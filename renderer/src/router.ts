@@ -12,8 +12,8 @@ export type Route =
   | { view: 'document'; documentId: number; mode: 'review' | 'edit' }
   | { view: 'settings' }
   | { view: 'users' }
-  /** The read-only viewer of a public document: shown with or without a login (App.tsx). */
-  | { view: 'public'; documentId: number };
+  /** The read-only viewer of a public document by its link's token: shown with or without a login (App.tsx). */
+  | { view: 'public'; token: string };
 
 export function parseRoute(hash: string): Route {
   const [path, query = ''] = hash.replace(/^#\/?/, '').split('?', 2);
@@ -26,8 +26,8 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'users') return { view: 'users' };
   if (parts[0] === 'documents' && Number.isInteger(id) && id > 0) return { view: 'document', documentId: id, mode: parts[2] === 'edit' ? 'edit' : 'review' };
   if (parts[0] === 'settings') return { view: 'settings' };
-  // Any id the path names: the public viewer says "not public or does not exist" for the rest.
-  if (parts[0] === 'public') return { view: 'public', documentId: Number.isInteger(id) && id > 0 ? id : 0 };
+  // Any token the path names: the public viewer says "not public or does not exist" for the rest.
+  if (parts[0] === 'public') return { view: 'public', token: /^[A-Za-z0-9_-]+$/.test(parts[1] ?? '') ? parts[1] : '' };
   return { view: 'projects' };
 }
 
@@ -44,7 +44,7 @@ export function routePath(route: Route): string {
     case 'users':
       return '#/users';
     case 'public':
-      return `#/public/${route.documentId}`;
+      return `#/public/${route.token}`;
   }
 }
 

@@ -35,6 +35,23 @@ export const UserCreate = z.object({
   is_admin: z.boolean().optional(),
 });
 
+export const PasswordChange = z.object({
+  current_password: z.string({ error: 'This field is required.' }).min(1, 'This field may not be blank.'),
+  new_password: z.string({ error: 'This field is required.' }).min(1, 'This field may not be blank.').describe('at least 8 characters, not the email, not one character repeated'),
+});
+
+export const PasswordReset = z.object({
+  password: z.string({ error: 'This field is required.' }).min(1, 'This field may not be blank.').describe('at least 8 characters, not the email, not one character repeated'),
+});
+
+export const UserPatch = z.object({
+  name: z.string().max(255).optional(),
+  is_admin: z.boolean().optional().describe('the role: true administrator, false user; the last administrator cannot be made a user'),
+});
+
+/** Who an owner may add to a project: the accounts that are not members yet. */
+export const MemberCandidate = z.object({ id: Id, email: z.string(), name: z.string() });
+
 const ROLE_MESSAGE = 'The role is "owner" or "member".';
 export const ProjectRole = z
   .enum(['owner', 'member'], { error: (issue) => (issue.input === undefined ? 'This field is required.' : ROLE_MESSAGE) })

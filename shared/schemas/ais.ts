@@ -71,6 +71,7 @@ export const AiFieldError = z.object({
   expected: z.string().nullable().describe('the text of the accepted annotation; null for extra'),
   found: z.string().nullable().describe("the AI's text; null for missed"),
   distance: z.number().int().nullable().describe('edits between found and expected (white space collapsed, case ignored)'),
+  right_by_value: z.boolean().optional().describe('found is the expected value by the by-value rule (by_value.rule): the right value at another place'),
 });
 
 export const AiDocumentResult = z.object({
@@ -78,7 +79,24 @@ export const AiDocumentResult = z.object({
   name: z.string(),
   right: z.number().int().describe('annotations found exactly right'),
   near_misses: z.number().int(),
+  right_by_value: z.number().int().optional().describe('expected values found by value, wherever they stand (by_value.rule)'),
   errors: z.array(AiFieldError).describe('the wrong labels of this document, expected beside found'),
+});
+
+export const AiByValue = z.object({
+  rule: z.string().describe('when a prediction is right by value'),
+  overall: AiScore.describe('micro-averaged precision, recall and F1 by value'),
+  labels: z.array(AiScore.extend({ label: Id, name: z.string() })).describe('the same per label'),
+});
+
+export const AiTestSet = z.object({
+  documents: z.number().int(),
+  values: z.number().int().describe('expected values (accepted annotations) of the test documents'),
+  right_by_value: z.number().int(),
+  interval: z.tuple([z.number(), z.number()]).nullable().describe('95 % Wilson score interval of the by-value recall'),
+  enough: z.boolean().describe('whether the test set is big enough to decide (rule)'),
+  warning: z.string().nullable().describe('why the test set decides nothing; null when it is enough'),
+  rule: z.string(),
 });
 
 export const AiEvaluation = z
@@ -91,6 +109,8 @@ export const AiEvaluation = z
     labels: z.array(AiLabelScore).optional().describe('extraction: the figures per label'),
     near_miss_rule: z.string().optional().describe('extraction: when a wrong prediction counts as a near miss'),
     document_results: z.array(AiDocumentResult).optional().describe('extraction: per test document, the right count and the wrong labels'),
+    by_value: AiByValue.optional().describe('extraction: the same predictions scored by normalized value wherever they stand, beside the position-based figures'),
+    test_set: AiTestSet.optional().describe('extraction: whether the test set is big enough to decide, with a warning when not'),
   })
   .catchall(z.unknown())
   .describe('per label (extraction), per category (categorization) or per split point (splitting) details besides');

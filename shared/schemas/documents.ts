@@ -42,9 +42,29 @@ export const DocumentPatch = z.object({
   assignee: AssigneeRef.optional(),
   data_file_name: Name.optional(),
   callback_url: CallbackUrl.optional(),
-  is_public: z.boolean().optional().describe('true: the detail answers without authentication'),
+  is_public: z
+    .boolean()
+    .optional()
+    .describe('true: anyone with the public link (public_link.url, a random token) reads the document without authentication; made public from private it gets a new token; false ends the link'),
+  public_expires_at: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('when the public link stops working (ISO 8601 date-time with offset, in the future); null: never. Only for a public document'),
 });
 export type DocumentPatch = z.infer<typeof DocumentPatch>;
+
+/** POST documents/<id>/public-link/: a new public link (the old one stops working). */
+export const PublicLinkCreate = z.object({
+  expires_at: z.string().nullable().optional().describe('when the new link stops working (ISO 8601 date-time with offset, in the future); null or left out: never'),
+});
+
+export const PublicLink = z.object({
+  token: z.string().describe('the random token of the link (192 bits, base64url)'),
+  url: z.string().describe('the API path anyone reads the document at: /api/v3/public/<token>/'),
+  expires_at: z.string().nullable().describe('when the link stops working; null: never'),
+  expired: z.boolean(),
+});
 
 /** PUT replaces: project and data_file_name are required, omitted fields go back to their defaults. */
 export const DocumentPut = DocumentPatch.extend({ project: Ref, data_file_name: Name });
@@ -99,6 +119,7 @@ export const DocumentDetail = DocumentListItem.extend({
   ocr_engine: z.string().nullable().describe('the OCR engine and version that read its scanned pages ("native tesseract 5.3.0"); null when every page had a text layer'),
   annotation_sets: z.array(AnnotationSetTree),
   duplicate_of: z.array(Id).describe('other documents of the project uploaded with the same bytes, by id (on an upload: the earlier copies)'),
+  public_link: PublicLink.nullable().optional().describe('while the document is public: its link, for members of its project to share'),
 });
 export type DocumentDetail = z.infer<typeof DocumentDetail>;
 

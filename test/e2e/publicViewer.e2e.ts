@@ -61,7 +61,10 @@ test('a document made public is read without login; a private one is not; a mode
   await publicBox.check();
   await expect(publicBox).toBeChecked();
   await expect.poll(async () => (await server.get(`/api/v3/documents/${shared.id}/`)).is_public).toBe(true);
-  const link = `${base}/#/public/${shared.id}`;
+  // The link names a random token (issue 29 item 4), never the document's id.
+  const token = (await server.get(`/api/v3/documents/${shared.id}/`)).public_link.token as string;
+  expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  const link = `${base}/#/public/${token}`;
   await expect(page.getByRole('link', { name: 'Public page' })).toHaveAttribute('href', link);
   await page.getByRole('button', { name: 'Copy public link' }).click();
   await expect(page.getByText('Copied.')).toBeVisible();
@@ -77,7 +80,7 @@ test('a document made public is read without login; a private one is not; a mode
   const firstPage = anon.locator('.viewer-page[data-page-number="1"]');
   await expect(firstPage).toHaveAttribute('data-rendered', 'image');
   // Loaded as anyone loads it: no token in the address.
-  expect(await firstPage.locator('img.viewer-image').getAttribute('src')).toMatch(/^\/page\/show-image\/\d+\/$/);
+  expect(await firstPage.locator('img.viewer-image').getAttribute('src')).toBe(`/api/v3/public/${token}/pages/1/image/`);
   await expect(firstPage.locator('.viewer-box')).toHaveCount(2);
   const values = anon.getByRole('complementary', { name: 'Extracted values' }).getByRole('region', { name: 'Invoice' });
   await expect(values.getByRole('row', { name: `Total ${shared.total}` })).toBeVisible();
@@ -90,11 +93,13 @@ test('a document made public is read without login; a private one is not; a mode
   await expect(firstPage.locator('.viewer-box.selected')).toHaveCount(1);
   await snapshot(anon, info, 'public-viewer');
 
-  // The second invoice is private, and an id that does not exist looks the same.
+  // The shared invoice by its id, the private one, and a token that does not exist all look the same.
+  await anon.goto(`${base}/#/public/${shared.id}`);
+  await expect(notPublic(anon)).toBeVisible();
   await anon.goto(`${base}/#/public/${kept.id}`);
   await expect(notPublic(anon)).toBeVisible();
   await expect(anon.getByText(kept.total)).toHaveCount(0);
-  await anon.goto(`${base}/#/public/99999999`);
+  await anon.goto(`${base}/#/public/${'x'.repeat(32)}`);
   await expect(notPublic(anon)).toBeVisible();
   await snapshot(anon, info, 'public-not-public');
 

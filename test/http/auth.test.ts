@@ -133,18 +133,17 @@ describe('every endpoint needs credentials', () => {
       checked.push(`${spec.method} ${spec.path}`);
     }
     // Public: login (two paths), how to sign in and single sign-on's two browser steps (oidc.test.ts),
-    // the public-document reads (document detail in v3 and v2, page detail) and the page images they
-    // show; everything else was checked.
+    // the public-document reads by their link's token (detail, page detail) and the page images they
+    // show (never by id: issue 29 item 4); everything else was checked.
     const publicRoutes = allRoutes.filter((r) => r.auth === 'public').map((r) => `${r.method} ${r.path}`).sort();
     expect(publicRoutes).toEqual([
-      'get /api/v2/docs/:id/',
       'get /api/v3/auth/methods/',
       'get /api/v3/auth/oidc/callback/',
       'get /api/v3/auth/oidc/login/',
-      'get /api/v3/documents/:id/',
-      'get /api/v3/documents/:id/pages/:number/',
-      'get /page/show-image/:pageId/',
-      'get /page/show-thumbnail/:pageId/',
+      'get /api/v3/public/:token/',
+      'get /api/v3/public/:token/pages/:number/',
+      'get /api/v3/public/:token/pages/:number/image/',
+      'get /api/v3/public/:token/pages/:number/thumbnail/',
       'post /api/token-auth/',
       'post /api/v3/auth/',
     ]);

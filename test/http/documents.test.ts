@@ -22,7 +22,7 @@ const DETAIL_KEYS = [
   'category', 'category_confidence', 'category_is_revised', 'dataset_status', 'status', 'status_data', 'status_reason',
   'labeling_available', 'is_reviewed', 'is_public', 'text', 'pages', 'annotation_sets', 'proposed_split', 'document_set',
   'assignee', 'assignee_email', 'created_by', 'created_at', 'updated_at', 'ocr_time', 'extraction_time', 'processing_time', 'extraction_ai',
-  'ocr_engine', 'content_hash', 'duplicate_of',
+  'ocr_engine', 'content_hash', 'duplicate_of', 'public_link',
 ];
 
 beforeAll(async () => {
@@ -285,7 +285,7 @@ describe('list (GET /api/v3/documents/)', () => {
     expect(r.body.count).toBe(3);
     // ocr_engine comes from the pages, which the list does not read. `status` is left out because the SDK
     // passes list items as keywords beside its own `status` parameter (compat.md); status_data is there.
-    const keys = DETAIL_KEYS.filter((k) => !['text', 'pages', 'annotation_sets', 'ocr_engine', 'duplicate_of', 'status'].includes(k)).sort();
+    const keys = DETAIL_KEYS.filter((k) => !['text', 'pages', 'annotation_sets', 'ocr_engine', 'duplicate_of', 'status', 'public_link'].includes(k)).sort();
     for (const d of r.body.results) expect(Object.keys(d).sort()).toEqual(keys);
   });
 
@@ -343,18 +343,19 @@ describe('detail, PATCH, PUT, DELETE', () => {
     }
   });
 
-  it('serves a public document without authentication (spec 1, 5.1)', async () => {
+  it('serves a public document without authentication (spec 1, 5.1) through its link, not its id', async () => {
     const d = await created(upload(api, { project: t.project, category: t.category }));
     const on = await api.patch(`/api/v3/documents/${d.id}/`, { is_public: true });
     expect(on.body.is_public).toBe(true);
-    const anon = await s.anonymous().get(`/api/v3/documents/${d.id}/`);
+    const anon = await s.anonymous().get(on.body.public_link.url);
     expect(anon.status).toBe(200);
     expect(anon.body.annotation_sets).toHaveLength(2);
-    expect((await bob.get(`/api/v3/documents/${d.id}/`)).status).toBe(200);
+    expect((await bob.get(on.body.public_link.url)).status).toBe(200);
+    expect((await s.anonymous().get(`/api/v3/documents/${d.id}/`)).status).toBe(401);
     // Public reading only: changing it still needs membership.
     expect((await bob.patch(`/api/v3/documents/${d.id}/`, { is_public: false })).status).toBe(404);
     await api.patch(`/api/v3/documents/${d.id}/`, { is_public: false });
-    expect((await s.anonymous().get(`/api/v3/documents/${d.id}/`)).status).toBe(401);
+    expect((await s.anonymous().get(on.body.public_link.url)).status).toBe(404);
   });
 
   it('applies fields= to the detail', async () => {

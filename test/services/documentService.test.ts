@@ -3,7 +3,7 @@
 // file until the last goes, the review gate, and when a document may be extracted again.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthenticationError, NotFoundError, ValidationError } from '../../main/domain/errors.ts';
+import { NotFoundError, ValidationError } from '../../main/domain/errors.ts';
 import { FileRejectedError } from '../../main/pipeline/errors.ts';
 import { DatasetStatus, DocumentStatus } from '../../main/domain/documentStatus.ts';
 import type { UserRow } from '../../main/store/schema.ts';
@@ -46,15 +46,29 @@ describe('DocumentService', () => {
     expect((await refused(f.upload(stranger, { project: t.project }), ValidationError)).fields).toEqual({ project: [`Invalid pk "${t.project}" - object does not exist.`] });
   });
 
-  it('shows a public document to anyone, without its duplicates; a private one needs credentials, then membership', async () => {
+  it('shows a public document to anyone by its link, without its duplicates, never by its id; each publication a new link', async () => {
     const original = await f.upload(owner, { project: t.project });
     const doc = await f.upload(owner, { project: t.project }, await f.core.blobs.read((await f.services.documents.originalFile(owner, original.id)).key));
-    await refused(f.services.documents.detailFor(undefined, doc.id), AuthenticationError);
-    await refused(f.services.documents.detailFor(stranger, doc.id), NotFoundError);
-    await f.services.documents.patch(owner, doc.id, { is_public: true });
-    expect((await f.services.documents.detailFor(undefined, doc.id)).duplicates).toEqual([]);
-    expect((await f.services.documents.detailFor(stranger, doc.id)).duplicates).toEqual([]);
-    expect((await f.services.documents.detailFor(member, doc.id)).duplicates).toHaveLength(1);
+    const d = f.services.documents;
+    await d.patch(owner, doc.id, { is_public: true });
+    const first = (await f.core.repos.documents.findById(doc.id))!.public_token!;
+    expect(first).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect((await d.publicDetail(first)).duplicates).toEqual([]);
+    // By id it is a document like any other: its members read it (with its duplicates), strangers get a 404.
+    expect((await d.detail(member, doc.id)).duplicates).toHaveLength(1);
+    await refused(d.detail(stranger, doc.id), NotFoundError);
+    // Public again (a PATCH that says so) keeps the link; private then public makes a new one, the old one is gone.
+    await d.patch(owner, doc.id, { is_public: true });
+    expect((await f.core.repos.documents.findById(doc.id))!.public_token).toBe(first);
+    await d.patch(owner, doc.id, { is_public: false });
+    expect((await f.core.repos.documents.findById(doc.id))!.public_token).toBeNull();
+    await d.patch(owner, doc.id, { is_public: true });
+    const second = (await f.core.repos.documents.findById(doc.id))!.public_token!;
+    expect(second).not.toBe(first);
+    await refused(d.publicDetail(first), NotFoundError);
+    expect((await d.publicDetail(second)).doc.id).toBe(doc.id);
+    expect((await refused(d.patch(owner, doc.id, { public_expires_at: '2001-01-01T00:00:00Z' }), ValidationError)).fields.public_expires_at[0]).toMatch(/in the past/);
+    expect((await refused(d.patch(owner, original.id, { public_expires_at: '2099-01-01T00:00:00Z' }), ValidationError)).fields.public_expires_at[0]).toMatch(/Only a public document/);
   });
 
   it('needs a file, categories and assignees of the project, and a callback Folio may call', async () => {

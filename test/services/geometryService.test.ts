@@ -47,7 +47,7 @@ describe('GeometryService', () => {
     expect((await refused(f.services.geometry.page(owner, p.doc.id, 3), NotFoundError)).message).toBe('The document has no page 3 (pages 1 to 2).');
   });
 
-  it('keeps private documents to members; public ones answer anyone; an anonymous caller gets 401 for a missing page too', async () => {
+  it('keeps documents to members by id; public ones answer anyone by their link; an anonymous caller gets 401 for a missing page too', async () => {
     const g = f.services.geometry;
     await refused(g.bbox(stranger, p.doc.id), NotFoundError);
     await refused(g.page(undefined, p.doc.id, 1), AuthenticationError);
@@ -59,8 +59,13 @@ describe('GeometryService', () => {
     expect((await refused(g.pageImage(owner, first.id, 'image'), NotFoundError)).message).toBe('This page has no image yet.');
 
     await f.services.documents.patch(owner, p.doc.id, { is_public: true });
-    expect((await g.page(undefined, p.doc.id, 1)).words.map((w) => w.offset_string)).toContain('Invoice');
-    expect((await refused(g.pageImage(undefined, first.id, 'image'), NotFoundError)).message).toBe('This page has no image yet.');
+    const token = (await f.core.repos.documents.findById(p.doc.id))!.public_token!;
+    expect((await g.publicPage(token, 1)).words.map((w) => w.offset_string)).toContain('Invoice');
+    expect((await refused(g.publicPageImage(token, 1, 'image'), NotFoundError)).message).toBe('This page has no image yet.');
+    // By id, public or not, an anonymous caller gets the 401 of any private document.
+    await refused(g.page(undefined, p.doc.id, 1), AuthenticationError);
+    await refused(g.pageImage(undefined, first.id, 'image'), AuthenticationError);
     await f.services.documents.patch(owner, p.doc.id, { is_public: false });
+    await refused(g.publicPage(token, 1), NotFoundError);
   });
 });

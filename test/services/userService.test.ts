@@ -1,7 +1,7 @@
 // UserService's rules without HTTP: valid accounts only, one account per email, the first-run
 // administrator, and an account that is a project's only owner stays until the project has another.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError, ValidationError } from '../../main/domain/errors.ts';
+import { NotFoundError, PermissionError, ValidationError } from '../../main/domain/errors.ts';
 import { openFixture, PASSWORD, refused, type Fixture } from './fixture.ts';
 
 let f: Fixture;
@@ -37,5 +37,34 @@ describe('UserService', () => {
     await f.services.users.removeById(owner.id);
     await refused(f.services.users.removeById(owner.id), NotFoundError);
     expect((await f.services.projects.adminMembers(project.id)).map((m) => m.email)).toEqual(['other@users.test']);
+  });
+
+  it('keeps the last administrator one, and lets only administrators change roles (issue 29 item 4)', async () => {
+    const u = f.services.users;
+    const user = await f.user('role@users.test');
+    await refused(u.update(user, user.id, { is_admin: true }), PermissionError);
+    expect((await refused(u.update(f.admin, f.admin.id, { is_admin: false }), ValidationError)).fields.is_admin[0]).toMatch(/is the last administrator/);
+    expect((await u.update(f.admin, user.id, { is_admin: true })).is_admin).toBe(true);
+    expect((await u.update(f.admin, user.id, { is_admin: false })).is_admin).toBe(false);
+    await refused(u.update(f.admin, 999_999, { is_admin: true }), NotFoundError);
+  });
+
+  it("revokes an account's token on a reset or its own change, and refuses weak and unchanged passwords", async () => {
+    const u = f.services.users;
+    const user = await f.user('reset@users.test');
+    await f.services.auth.issueToken(user);
+    expect(await f.core.repos.users.findTokenByUser(user.id)).toBeTruthy();
+    expect((await refused(u.resetPassword(f.admin, user.id, 'reset@users.test'), ValidationError)).fields.password[0]).toMatch(/email/);
+    await refused(u.resetPassword(user, f.admin.id, 'long-enough-9'), PermissionError);
+    expect((await refused(u.resetPassword(f.admin, f.admin.id, 'long-enough-9'), ValidationError)).fields.password[0]).toMatch(/your own account/);
+    expect(await f.core.repos.users.findTokenByUser(user.id)).toBeTruthy();
+    await u.resetPassword(f.admin, user.id, 'long-enough-9');
+    expect(await f.core.repos.users.findTokenByUser(user.id)).toBeUndefined();
+    const fresh = (await f.core.repos.users.findById(user.id))!;
+    expect((await refused(u.changeOwnPassword(fresh, 'long-enough-9'), ValidationError)).fields.new_password[0]).toMatch(/is the current one/);
+    await f.services.auth.issueToken(fresh);
+    await u.changeOwnPassword(fresh, 'long-enough-10');
+    expect(await f.core.repos.users.findTokenByUser(user.id)).toBeUndefined();
+    expect(await f.services.auth.checkCredentials('reset@users.test', 'long-enough-10')).toBeTruthy();
   });
 });

@@ -1,6 +1,7 @@
 // Scores predicted annotations against the accepted annotations of test documents: precision, recall and
 // F1 per label and overall (micro average: every annotation counts once, whatever its label). Pure.
-import type { DocumentResult, Evaluation, ExtractionSchema, FieldError, LabelScore, PredictedAnnotation, TrainingAnnotation } from './types.ts';
+import type { DocumentResult, Evaluation, ExtractionSchema, FieldError, LabelScore, PredictedAnnotation, TestSetVerdict, TrainingAnnotation } from './types.ts';
+import { normalize, type DataType } from '../../domain/normalization.ts';
 
 /** "exact" (default): a prediction is right when label, label set, first and last character offset all
  * equal those of an accepted annotation. "overlap": label and label set equal and the character ranges
@@ -25,6 +26,64 @@ export interface EvaluatedDocument {
  */
 export const NEAR_MISS_RATIO = 0.2;
 export const NEAR_MISS_RULE = `same label and label set, text within normalized Levenshtein distance ${NEAR_MISS_RATIO} (edits / longer length, white space collapsed, case ignored, at least 1 edit)`;
+
+/**
+ * The by-value score beside the position-based one: a prediction is right when its label and label set
+ * are those of an accepted annotation of the document with the same value, wherever either stands (the
+ * total printed twice, the date of the header or of the footer: an export holds the same value). Values
+ * compare normalized by the label's data type (domain/normalization.ts, spec 2.14: "13.04.2024" and
+ * "13/04/2024" are 2024-04-13, "1.234,50" and "1234.50" are 1234.5); text, and a value that does not
+ * normalize, compares as its text with white space collapsed. Each accepted value is matched once.
+ */
+export const BY_VALUE_RULE =
+  'same label and label set, same value anywhere in the document: dates, numbers, percentages and yes/no normalized by the data type (spec 2.14), text with white space collapsed; each expected value matched once';
+
+/** The key two values of a label compare by (BY_VALUE_RULE). */
+export function valueKey(text: string, dataType: string): string {
+  const collapsed = text.replace(/\s+/g, ' ').trim();
+  if (dataType === 'Text') return `text:${collapsed}`;
+  const value = normalize(collapsed, dataType as DataType);
+  return value === null ? `text:${collapsed}` : `value:${JSON.stringify(value)}`;
+}
+
+/**
+ * Below these the test set decides nothing. The by-value recall is a proportion of expected values; its
+ * 95 % Wilson score interval says how far the true figure may lie from the measured one. Two models whose
+ * figures differ by less than that interval's half-width cannot be told apart, and a difference under 10
+ * points is the one a reviewer asks about, so the set is enough when the half-width is at most 10 points
+ * (about 35 values at 90 % right, 96 at 50 %). Values of one document share its layout and scan, so they
+ * are not independent draws: at least 10 documents besides.
+ */
+export const MIN_TEST_DOCUMENTS = 10;
+export const MAX_INTERVAL_HALF_WIDTH = 0.1;
+export const TEST_SET_RULE = `enough when there are at least ${MIN_TEST_DOCUMENTS} test documents and the 95 % Wilson interval of the by-value recall is at most ±${MAX_INTERVAL_HALF_WIDTH * 100} points`;
+
+/** The 95 % Wilson score interval of `right` out of `n`. */
+export function wilsonInterval(right: number, n: number, z = 1.959964): [number, number] {
+  const p = right / n;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+const pct = (x: number) => `${Math.round(x * 100)} %`;
+
+export function testSetVerdict(documents: number, values: number, rightByValue: number): TestSetVerdict {
+  const interval = values ? wilsonInterval(rightByValue, values) : null;
+  const half = interval ? (interval[1] - interval[0]) / 2 : 1;
+  const enough = documents >= MIN_TEST_DOCUMENTS && half <= MAX_INTERVAL_HALF_WIDTH;
+  const docs = `${documents} test ${documents === 1 ? 'document' : 'documents'}`;
+  const vals = `${values} expected ${values === 1 ? 'value' : 'values'}`;
+  let warning: string | null = null;
+  if (!enough) {
+    const measured = interval
+      ? `${rightByValue} of ${values} right by value, ${pct(rightByValue / values)}, could as well be anything from ${pct(interval[0])} to ${pct(interval[1])} (95 % interval)`
+      : 'nothing to score';
+    warning = `Too few test documents to decide: ${docs}, ${vals}; ${measured}. Mark at least ${MIN_TEST_DOCUMENTS} reviewed documents as test documents (more when the interval stays wider than ±${MAX_INTERVAL_HALF_WIDTH * 100} points) before trusting this score or comparing AIs by it.`;
+  }
+  return { documents, values, rightByValue, interval, enough, warning, rule: TEST_SET_RULE };
+}
 
 interface Range {
   labelId: number;
@@ -79,6 +138,14 @@ function goldRange(a: TrainingAnnotation): Range {
 export function evaluate(documents: readonly EvaluatedDocument[], schema: ExtractionSchema, rule: MatchRule = 'exact'): Evaluation {
   const labelIds = new Set(schema.labels.map((l) => l.id));
   const names = new Map(schema.labels.map((l) => [l.id, l.name]));
+  const types = new Map(schema.labels.map((l) => [l.id, l.dataType]));
+  const keyOf = (labelId: number, text: string) => valueKey(text, types.get(labelId) ?? 'Text');
+  const byValueCounts = new Map<number, { tp: number; fp: number; fn: number }>();
+  const countByValue = (labelId: number) => {
+    let c = byValueCounts.get(labelId);
+    if (!c) byValueCounts.set(labelId, (c = { tp: 0, fp: 0, fn: 0 }));
+    return c;
+  };
   const nameOf = (labelId: number) => names.get(labelId) ?? String(labelId);
   const counts = new Map<number, { tp: number; fp: number; fn: number; near: number }>();
   const count = (labelId: number) => {
@@ -87,6 +154,7 @@ export function evaluate(documents: readonly EvaluatedDocument[], schema: Extrac
     return c;
   };
   const results: DocumentResult[] = [];
+  let [totalValues, totalRightByValue] = [0, 0];
   documents.forEach((doc, n) => {
     const gold = doc.gold.filter((a) => a.correct && labelIds.has(a.labelId)).map(goldRange);
     const used = new Array<boolean>(gold.length).fill(false);
@@ -105,10 +173,28 @@ export function evaluate(documents: readonly EvaluatedDocument[], schema: Extrac
     gold.forEach((g, i) => {
       if (!used[i]) count(g.labelId).fn += 1;
     });
-    const errors = fieldErrors(unmatched, gold.filter((_, i) => !used[i]), nameOf);
+    const errors = fieldErrors(unmatched, gold.filter((_, i) => !used[i]), nameOf, keyOf);
     const nearMisses = errors.filter((e) => e.kind === 'near_miss').length;
     for (const e of errors) if (e.kind === 'near_miss') count(e.labelId).near += 1;
-    results.push({ id: doc.id ?? n, name: doc.name ?? String(doc.id ?? n + 1), right: used.filter(Boolean).length, nearMisses, errors });
+    // By value: the document's expected values per label and label set, each matched once, wherever it stands.
+    const expected = new Map<string, number>();
+    const slot = (labelSetId: number, labelId: number, text: string) => `${labelSetId}:${labelId}:${keyOf(labelId, text)}`;
+    for (const g of gold) expected.set(slot(g.labelSetId, g.labelId, g.text), (expected.get(slot(g.labelSetId, g.labelId, g.text)) ?? 0) + 1);
+    let rightByValue = 0;
+    for (const p of doc.predicted) {
+      const k = slot(p.labelSetId, p.labelId, p.text);
+      const left = expected.get(k) ?? 0;
+      if (left > 0) {
+        expected.set(k, left - 1);
+        countByValue(p.labelId).tp += 1;
+        rightByValue += 1;
+      } else countByValue(p.labelId).fp += 1;
+    }
+    for (const g of gold) countByValue(g.labelId);
+    for (const [k, left] of expected) if (left > 0) countByValue(Number(k.split(':')[1])).fn += left;
+    totalValues += gold.length;
+    totalRightByValue += rightByValue;
+    results.push({ id: doc.id ?? n, name: doc.name ?? String(doc.id ?? n + 1), right: used.filter(Boolean).length, nearMisses, rightByValue, errors });
   });
   const labels: Evaluation['labels'] = {};
   let [tp, fp, fn, near] = [0, 0, 0, 0];
@@ -116,7 +202,22 @@ export function evaluate(documents: readonly EvaluatedDocument[], schema: Extrac
     labels[String(labelId)] = { labelId, name: nameOf(labelId), ...score(c.tp, c.fp, c.fn), nearMisses: c.near };
     [tp, fp, fn, near] = [tp + c.tp, fp + c.fp, fn + c.fn, near + c.near];
   }
-  return { rule, labels, overall: { ...score(tp, fp, fn), nearMisses: near }, documents: documents.length, nearMissRule: NEAR_MISS_RULE, documentResults: results };
+  const byValueLabels: Evaluation['byValue']['labels'] = {};
+  let [vtp, vfp, vfn] = [0, 0, 0];
+  for (const [labelId, c] of [...byValueCounts].sort((a, b) => a[0] - b[0])) {
+    byValueLabels[String(labelId)] = { labelId, name: nameOf(labelId), ...score(c.tp, c.fp, c.fn) };
+    [vtp, vfp, vfn] = [vtp + c.tp, vfp + c.fp, vfn + c.fn];
+  }
+  return {
+    rule,
+    labels,
+    overall: { ...score(tp, fp, fn), nearMisses: near },
+    documents: documents.length,
+    nearMissRule: NEAR_MISS_RULE,
+    documentResults: results,
+    byValue: { rule: BY_VALUE_RULE, overall: score(vtp, vfp, vfn), labels: byValueLabels },
+    testSet: testSetVerdict(documents.length, totalValues, totalRightByValue),
+  };
 }
 
 /**
@@ -124,7 +225,7 @@ export function evaluate(documents: readonly EvaluatedDocument[], schema: Extrac
  * nearest first; a pair within the near-miss distance is a near miss, another pair is "wrong", and what
  * is left over is "missed" (expected) or "extra" (found). Rows in the order of the expected text.
  */
-function fieldErrors(found: Range[], expected: Range[], nameOf: (labelId: number) => string): FieldError[] {
+function fieldErrors(found: Range[], expected: Range[], nameOf: (labelId: number) => string, keyOf: (labelId: number, text: string) => string): FieldError[] {
   const errors: FieldError[] = [];
   const key = (r: Range) => `${r.labelSetId}:${r.labelId}`;
   for (const k of new Set([...found, ...expected].map(key))) {
@@ -144,13 +245,15 @@ function fieldErrors(found: Range[], expected: Range[], nameOf: (labelId: number
       if (fUsed.has(p.fi) || eUsed.has(p.ei)) continue;
       fUsed.add(p.fi);
       eUsed.add(p.ei);
-      errors.push({ labelId: e[p.ei].labelId, name: nameOf(e[p.ei].labelId), kind: p.near ? 'near_miss' : 'wrong', expected: e[p.ei].text, found: f[p.fi].text, distance: p.d });
+      const g = e[p.ei];
+      const rightByValue = keyOf(g.labelId, g.text) === keyOf(g.labelId, f[p.fi].text);
+      errors.push({ labelId: g.labelId, name: nameOf(g.labelId), kind: p.near ? 'near_miss' : 'wrong', expected: g.text, found: f[p.fi].text, distance: p.d, rightByValue });
     }
     e.forEach((g, ei) => {
-      if (!eUsed.has(ei)) errors.push({ labelId: g.labelId, name: nameOf(g.labelId), kind: 'missed', expected: g.text, found: null, distance: null });
+      if (!eUsed.has(ei)) errors.push({ labelId: g.labelId, name: nameOf(g.labelId), kind: 'missed', expected: g.text, found: null, distance: null, rightByValue: false });
     });
     f.forEach((p, fi) => {
-      if (!fUsed.has(fi)) errors.push({ labelId: p.labelId, name: nameOf(p.labelId), kind: 'extra', expected: null, found: p.text, distance: null });
+      if (!fUsed.has(fi)) errors.push({ labelId: p.labelId, name: nameOf(p.labelId), kind: 'extra', expected: null, found: p.text, distance: null, rightByValue: false });
     });
   }
   return errors.sort((a, b) => a.labelId - b.labelId);

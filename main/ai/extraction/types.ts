@@ -98,6 +98,8 @@ export interface FieldError {
   found: string | null;
   /** Edits between found and expected (normalized as for near misses); null when one side is absent. */
   distance: number | null;
+  /** Found and expected are the same value by the by-value rule (evaluate.ts BY_VALUE_RULE): the right value at another place. */
+  rightByValue: boolean;
 }
 
 export interface DocumentResult {
@@ -105,7 +107,24 @@ export interface DocumentResult {
   name: string;
   right: number;
   nearMisses: number;
+  /** Expected values found by value, wherever they stand (BY_VALUE_RULE). */
+  rightByValue: number;
   errors: FieldError[];
+}
+
+/** Whether the test set is big enough to tell models apart (evaluate.ts testSetVerdict). */
+export interface TestSetVerdict {
+  documents: number;
+  /** Expected values (accepted annotations) over all test documents. */
+  values: number;
+  /** Of those, found by value. */
+  rightByValue: number;
+  /** 95 % Wilson score interval of the by-value recall, [low, high]; null without expected values. */
+  interval: [number, number] | null;
+  enough: boolean;
+  /** Why the set decides nothing, in a reviewer's words; null when it is enough. */
+  warning: string | null;
+  rule: string;
 }
 
 export interface Evaluation {
@@ -119,6 +138,9 @@ export interface Evaluation {
   nearMissRule: string;
   /** Per test document: how many annotations were right and which labels were wrong, expected beside found. */
   documentResults: DocumentResult[];
+  /** The same predictions scored by normalized value, wherever they stand in the document (BY_VALUE_RULE). */
+  byValue: { rule: string; overall: LabelScore; labels: Record<string, LabelScore & { labelId: number; name: string }> };
+  testSet: TestSetVerdict;
 }
 
 export type ProgressListener = (percent: number, stage: string) => void;

@@ -67,7 +67,23 @@ function scoreOf(result: Evaluation): AiEvaluation {
       name: d.name,
       right: d.right,
       near_misses: d.nearMisses,
-      errors: d.errors.map((e) => ({ label: e.labelId, name: e.name, kind: e.kind, expected: e.expected, found: e.found, distance: e.distance })),
+      right_by_value: d.rightByValue,
+      errors: d.errors.map((e) => ({ label: e.labelId, name: e.name, kind: e.kind, expected: e.expected, found: e.found, distance: e.distance, right_by_value: e.rightByValue })),
     })),
+    // Beside the position-based figures (which decide the active model, as before): the same predictions by value.
+    by_value: {
+      rule: result.byValue.rule,
+      overall: snakeScore(result.byValue.overall),
+      labels: Object.values(result.byValue.labels).map((l) => ({ label: l.labelId, name: l.name, ...snakeScore(l) })),
+    },
+    test_set: {
+      documents: result.testSet.documents,
+      values: result.testSet.values,
+      right_by_value: result.testSet.rightByValue,
+      interval: result.testSet.interval,
+      enough: result.testSet.enough,
+      warning: result.testSet.warning,
+      rule: result.testSet.rule,
+    },
   };
 }

@@ -1,7 +1,7 @@
 // Authentication endpoints (spec 5, compat.md) and the admin's user management.
 import { pageOfList } from '../../../shared/listParams.ts';
 import { route, type Caller, type RouteSpec } from '../route.ts';
-import { FileKeyResponse, LoginRequest, TokenResponse, User, UserCreate } from '../../../shared/schemas/accounts.ts';
+import { FileKeyResponse, LoginRequest, PasswordChange, PasswordReset, TokenResponse, User, UserCreate, UserPatch } from '../../../shared/schemas/accounts.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import { PermissionError, ValidationError } from '../../domain/errors.ts';
 import { userOut } from '../../mappers/users.ts';
@@ -64,6 +64,26 @@ export const authRoutes: RouteSpec[] = [
     handler: ({ user }) => userOut(user),
   }),
   route({
+    method: 'post',
+    path: '/api/v3/auth/password/',
+    tag: 'auth',
+    summary: 'Change your own password (needs the current one); answers your new API token',
+    description:
+      'A wrong current password is a 400 on current_password (and counts as a failed login: past the limits, 429); a weak new one a 400 on new_password. ' +
+      'The old token stops working, with every signed file link made from it: the answer carries the new token, so the session that changed the password goes on, ' +
+      'and anyone else holding the old token (or the old password) is signed out. With FOLIO_LOCAL_LOGIN=off passwords do not sign in at all: 403.',
+    body: PasswordChange,
+    response: TokenResponse,
+    status: 200,
+    throttled: true,
+    async handler({ core, user, body, clientAddress }) {
+      const checked = await core.services.auth.login(user.email, body.current_password, clientAddress);
+      if (!checked || checked.id !== user.id) throw ValidationError.of('current_password', 'The current password is wrong.');
+      await core.services.users.changeOwnPassword(checked, body.new_password);
+      return { token: await core.services.auth.issueToken(checked) };
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/v3/users/',
     tag: 'users',
@@ -88,6 +108,29 @@ export const authRoutes: RouteSpec[] = [
       requireAdmin(user);
       return userOut(await core.services.users.create(body.email, body.password, { name: body.name, isAdmin: body.is_admin }));
     },
+  }),
+  route({
+    method: 'patch',
+    path: '/api/v3/users/:id/',
+    tag: 'users',
+    summary: "Change an account's name or role (administrators only)",
+    description: 'is_admin false on the last administrator is a 400: make another account an administrator first. An unknown id is a 404.',
+    body: UserPatch,
+    response: User,
+    handler: async ({ core, user, body, id }) => userOut(await core.services.users.update(user, id(), body)),
+  }),
+  route({
+    method: 'post',
+    path: '/api/v3/users/:id/password/',
+    tag: 'users',
+    summary: "Reset another account's password (administrators only); that account's sessions and API token are revoked",
+    description:
+      "A weak password is a 400 on password; your own account a 400 too (POST /api/v3/auth/password/ takes the current one). The account's API token stops " +
+      'working at once (the web app that used it signs out on its next request), with the signed file links made from it and remembered Basic credentials.',
+    body: PasswordReset,
+    response: User,
+    status: 200,
+    handler: async ({ core, user, body, id }) => userOut(await core.services.users.resetPassword(user, id(), body.password)),
   }),
   route({
     method: 'delete',

@@ -8,7 +8,7 @@ import {
   DocumentDetail, DocumentDetailV2, DocumentListItem, DocumentListItemV2, DocumentPatch, DocumentPut, DocumentUpload, PublicDocumentDetail,
 } from '../../../shared/schemas/documents.ts';
 import type { DocumentDetailView } from '../../services/documentService.ts';
-import { documentDetailFor, documentListOut, documentOut, publicDocumentOut, documentV2Out as v2 } from '../../mappers/documents.ts';
+import { documentListOut, documentOut, documentV2Out as v2 } from '../../mappers/documents.ts';
 
 const base = '/api/v3/documents/';
 const v2Base = '/api/v2/docs/';
@@ -97,13 +97,9 @@ export const documentRoutes: RouteSpec[] = [
     path: `${v2Base}:id/`,
     tag: 'documents',
     summary: 'Document detail, version 2: what a v2 client polls after its upload (adds category_template)',
-    auth: 'public',
     cache: true,
-    response: z.union([DocumentDetailV2, PublicDocumentDetail]).describe('the detail for a member of its project; for anyone else (a public document) its public shape'),
-    async handler(ctx) {
-      const view = await ctx.core.services.documents.detailFor(ctx.maybeUser, ctx.id());
-      return view.member ? v2(documentOut(view)) : publicDocumentOut(view);
-    },
+    response: DocumentDetailV2,
+    handler: async (ctx) => v2(documentOut(await ctx.core.services.documents.detail(ctx.user, ctx.id()))),
   }),
   route({
     method: 'get',
@@ -121,11 +117,10 @@ export const documentRoutes: RouteSpec[] = [
     method: 'get',
     path: `${base}:id/`,
     tag: 'documents',
-    summary: 'Document detail with its annotation sets (public documents need no authentication, and show anyone outside their project only their public fields)',
-    auth: 'public',
+    summary: 'Document detail with its annotation sets (members of its project; anyone else reads a public document through its public link, /api/v3/public/<token>/)',
     cache: true,
-    response: z.union([DocumentDetail, PublicDocumentDetail]).describe('the detail for a member of its project; for anyone else (a public document) its public shape'),
-    handler: async (ctx) => documentDetailFor(await ctx.core.services.documents.detailFor(ctx.maybeUser, ctx.id())),
+    response: DocumentDetail,
+    handler: async (ctx) => documentOut(await ctx.core.services.documents.detail(ctx.user, ctx.id())),
   }),
   route({
     method: 'patch',

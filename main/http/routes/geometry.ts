@@ -15,10 +15,9 @@ const pageImageRoute = (kind: 'image' | 'thumbnail'): RouteSpec =>
     path: `/page/show-${kind}/:pageId/`,
     tag: 'pages',
     summary: kind === 'image' ? 'The image of a page (PNG)' : 'The thumbnail of a page (PNG)',
-    auth: 'public',
     produces: 'image/png',
     async handler(ctx) {
-      const key = await ctx.core.services.geometry.pageImage(ctx.maybeUser, ctx.id('pageId'), kind);
+      const key = await ctx.core.services.geometry.pageImage(ctx.user, ctx.id('pageId'), kind);
       ctx.res.setHeader('Cache-Control', 'private, max-age=3600');
       return sendBlob(ctx, { key, type: 'image/png' });
     },
@@ -70,12 +69,11 @@ export const geometryRoutes: RouteSpec[] = [
     method: 'get',
     path: `${doc}/pages/:number/`,
     tag: 'pages',
-    summary: 'A page (1-based number) with its words; public documents need no authentication',
-    auth: 'public',
+    summary: 'A page (1-based number) with its words (a public document\'s pages are read by its link: /api/v3/public/<token>/pages/<number>/)',
     cache: true,
     response: PageDetail,
     async handler(ctx) {
-      const { page, words } = await ctx.core.services.geometry.page(ctx.maybeUser, ctx.id(), ctx.id('number'));
+      const { page, words } = await ctx.core.services.geometry.page(ctx.user, ctx.id(), ctx.id('number'));
       return pageDetailOut(page, words);
     },
   }),

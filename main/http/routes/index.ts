@@ -15,6 +15,7 @@ import { postprocessRoutes } from './postprocess.ts';
 import { readAgainRoutes } from './readAgain.ts';
 import { backupRoutes } from './backup.ts';
 import { importFolderRoutes } from './importFolders.ts';
+import { publicLinkRoutes } from './publicLinks.ts';
 import { oidcRoutes } from '../oidcRoutes.ts';
 
 export const allRoutes: RouteSpec[] = [
@@ -34,4 +35,5 @@ export const allRoutes: RouteSpec[] = [
   ...readAgainRoutes,
   ...backupRoutes,
   ...importFolderRoutes,
+  ...publicLinkRoutes,
 ];

@@ -3,7 +3,7 @@ import { pageOfList } from '../../../shared/listParams.ts';
 import { route, type RouteSpec } from '../route.ts';
 import { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import { OcrLanguage, OcrModelInstalled, OcrModelUpload, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
-import { Member, MemberAdd, MemberPatch } from '../../../shared/schemas/accounts.ts';
+import { Member, MemberAdd, MemberCandidate, MemberPatch } from '../../../shared/schemas/accounts.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import { memberOut, projectOut } from '../../mappers/projects.ts';
 import { DEFAULT_OCR_LANGUAGES } from '../../pipeline/languages.ts';
@@ -119,6 +119,19 @@ export const projectRoutes: RouteSpec[] = [
       const params = ctx.list();
       const all = await ctx.core.services.projects.members(ctx.user, ctx.id());
       return ctx.page(pageOfList(all, params), params, memberOut);
+    },
+  }),
+  route({
+    method: 'get',
+    path: `${base}:id/member-candidates/`,
+    tag: 'projects',
+    summary: 'The accounts that may be added to the project: every user who is not a member yet (owners and administrators)',
+    description: `What the members tab picks new members from (by email, POST members/). ${OWNERS_ONLY}`,
+    response: envelope(MemberCandidate),
+    async handler(ctx) {
+      const params = ctx.list();
+      const all = await ctx.core.services.projects.memberCandidates(ctx.user, ctx.id());
+      return ctx.page(pageOfList(all, params), params, (u) => ({ id: u.id, email: u.email, name: u.name }));
     },
   }),
   route({

@@ -120,6 +120,17 @@ export class DocumentRepository {
     return this.withAssignee().selectAll('documents').select(['assignee.email as assignee_email', this.thumbnailPage()]).where('documents.id', '=', id).executeTakeFirst().then(documents.read);
   }
 
+  /** The document whose public link has this token (migration 0015); undefined for any other token. */
+  findByPublicToken(token: string): Promise<DocumentView | undefined> {
+    return this.withAssignee()
+      .selectAll('documents')
+      .select(['assignee.email as assignee_email', this.thumbnailPage()])
+      .where('documents.public_token', '=', token)
+      .where('documents.is_public', '=', 1)
+      .executeTakeFirst()
+      .then(documents.read);
+  }
+
   async insert(values: NewDocument): Promise<DocumentRow> {
     return documents.read(await this.db.insertInto('documents').values(documents.write(values)).returningAll().executeTakeFirstOrThrow());
   }

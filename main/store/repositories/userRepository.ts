@@ -1,6 +1,8 @@
 // Users, their API tokens and their single sign-on identities (issuer + subject, migration 0013).
 import type { Db } from '../db.ts';
 import { now } from '../db.ts';
+import { sql } from 'kysely';
+import { isPostgres } from '../dialect.ts';
 import { codecs, type SsoIdentityRow, type UserRow } from '../schema.ts';
 
 const users = codecs.users;
@@ -54,6 +56,36 @@ export class UserRepository {
 
   async setPassword(id: number, passwordHash: string): Promise<void> {
     await this.db.updateTable('users').set({ password_hash: passwordHash, updated_at: now() }).where('id', '=', id).execute();
+  }
+
+  async setName(id: number, name: string): Promise<void> {
+    await this.db.updateTable('users').set({ name, updated_at: now() }).where('id', '=', id).execute();
+  }
+
+  /** How many administrators there are. */
+  async countAdmins(): Promise<number> {
+    const r = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('is_admin', '=', 1)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /**
+   * Takes administration from `id` unless that would leave no administrator; false when it would (nothing
+   * changed). One statement, so that two administrators demoting each other at once cannot both succeed on
+   * SQLite; on PostgreSQL the administrators' rows are locked first, in the caller's transaction.
+   */
+  async demoteUnlessLast(id: number): Promise<boolean> {
+    if (isPostgres(this.db)) await sql`select id from users where is_admin = true order by id for update`.execute(this.db);
+    const r = await this.db
+      .updateTable('users')
+      .set(users.write({ is_admin: false, updated_at: now() }))
+      .where('id', '=', id)
+      .where(sql<boolean>`(select count(*) from users other where other.id <> ${id} and other.is_admin = ${1}) > 0`)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
   /** Grants or takes away administration (single sign-on's group claim, main/auth/ssoAccounts.ts). */

@@ -2,13 +2,13 @@
 // only, so zod stays out of the bundle). One class over a Transport: HTTP in a browser, IPC in the
 // desktop window. Views and stores call these methods, never fetch.
 import type { z } from 'zod';
-import type { Member, SignInMethods, TokenResponse, User, UserCreate } from '../../../shared/schemas/accounts.ts';
+import type { Member, MemberCandidate, SignInMethods, TokenResponse, User, UserCreate, UserPatch } from '../../../shared/schemas/accounts.ts';
 import type { envelope } from '../../../shared/schemas/common.ts';
 import type { FileKey } from '../../../shared/signedFileUrls.ts';
 import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import type { OcrLanguage, OcrModelInstalled, Project, ProjectCreate, ProjectPatch } from '../../../shared/schemas/projects.ts';
 import type { Category, Label, LabelCreate, LabelPatch, LabelSet, LabelSetCreate, LabelSetPatch } from '../../../shared/schemas/taxonomy.ts';
-import type { DocumentDetail, DocumentListItem, DocumentPatch } from '../../../shared/schemas/documents.ts';
+import type { DocumentDetail, DocumentListItem, DocumentPatch, PublicLink } from '../../../shared/schemas/documents.ts';
 import type { Annotation, AnnotationCreate, AnnotationPatch, MissingAnnotation, MissingAnnotationCreateItem } from '../../../shared/schemas/annotations.ts';
 import type { BboxResponse, PageDetail, PageOut, SpansResponse, Rect } from '../../../shared/schemas/geometry.ts';
 import type { AiModel, AiPatch } from '../../../shared/schemas/ais.ts';
@@ -23,6 +23,7 @@ export type UserOut = z.infer<typeof User>;
 export type SignInMethodsOut = z.infer<typeof SignInMethods>;
 export type ProjectOut = z.infer<typeof Project>;
 export type MemberOut = z.infer<typeof Member>;
+export type MemberCandidateOut = z.infer<typeof MemberCandidate>;
 export type Role = MemberOut['role'];
 export type ProjectInput = z.input<typeof ProjectCreate>;
 export type CategoryOut = z.infer<typeof Category>;
@@ -30,6 +31,7 @@ export type LabelOut = z.infer<typeof Label>;
 export type LabelSetOut = z.infer<typeof LabelSet>;
 export type DocumentItem = z.infer<typeof DocumentListItem>;
 export type DocumentOut = z.infer<typeof DocumentDetail>;
+export type PublicLinkOut = z.infer<typeof PublicLink>;
 export type AnnotationOut = z.infer<typeof Annotation>;
 export type MissingOut = z.infer<typeof MissingAnnotation>;
 export type PageSummary = z.infer<typeof PageOut>;
@@ -75,6 +77,13 @@ export class FolioClient {
   listUsers = () => this.get<Envelope<typeof User>>('/api/v3/users/', { limit: 1000 });
   createUser = (input: z.input<typeof UserCreate>) => this.send<UserOut>('POST', '/api/v3/users/', input);
   deleteUser = (id: number) => this.send<void>('DELETE', `/api/v3/users/${id}/`);
+  updateUser = (id: number, changes: z.input<typeof UserPatch>) => this.send<UserOut>('PATCH', `/api/v3/users/${id}/`, changes);
+  /** An administrator's reset of another account's password: that account's token is revoked. */
+  resetPassword = (id: number, password: string) => this.send<UserOut>('POST', `/api/v3/users/${id}/password/`, { password });
+  /** The caller's own new password; the answer's token replaces the old one, which stops working. */
+  changePassword = (current: string, next: string) =>
+    this.send<z.infer<typeof TokenResponse>>('POST', '/api/v3/auth/password/', { current_password: current, new_password: next });
+  memberCandidates = (project: number) => this.get<Envelope<typeof MemberCandidate>>(`/api/v3/projects/${project}/member-candidates/`, { limit: 1000 });
   listMembers = (project: number) => this.get<Envelope<typeof Member>>(`/api/v3/projects/${project}/members/`, { limit: 1000 });
   addMember = (project: number, email: string, role: Role) => this.send<MemberOut>('POST', `/api/v3/projects/${project}/members/`, { email, role });
   setMemberRole = (project: number, userId: number, role: Role) => this.send<MemberOut>('PATCH', `/api/v3/projects/${project}/members/${userId}/`, { role });
@@ -116,6 +125,12 @@ export class FolioClient {
   // --- documents ---------------------------------------------------------------------------------
   listDocuments = (q: ListQuery) => this.get<Envelope<typeof DocumentListItem>>('/api/v3/documents/', q);
   getDocument = (id: number) => this.get<DocumentOut>(`/api/v3/documents/${id}/`);
+  /** A public document by its link's token (GET /api/v3/public/<token>/), for anyone. */
+  getPublicDocument = (token: string) => this.get<DocumentOut>(`/api/v3/public/${encodeURIComponent(token)}/`);
+  /** A new public link for the document (the old one stops working). */
+  newPublicLink = (id: number, expiresAt: string | null) => this.send<PublicLinkOut>('POST', `/api/v3/documents/${id}/public-link/`, { expires_at: expiresAt });
+  /** A file the API names by its path (a public document's page image URLs carry its link's token). */
+  fileAt = (path: string) => this.transport.fileUrl(path);
   updateDocument = (id: number, changes: z.input<typeof DocumentPatch>) => this.send<DocumentOut>('PATCH', `/api/v3/documents/${id}/`, changes);
   deleteDocument = (id: number) => this.send<void>('DELETE', `/api/v3/documents/${id}/`);
   uploadDocument(input: { project: number; category?: number | null; file: Blob; fileName: string; onProgress?: (sent: number, total: number) => void; signal?: AbortSignal }) {

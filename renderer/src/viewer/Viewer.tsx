@@ -34,7 +34,7 @@ function groupByPage<T extends { pageIndex: number }>(items: readonly T[]): Map<
 }
 
 export function Viewer(props: ViewerProps) {
-  const { documentId, pages, boxes, highlights, selectedAnnotationId, focusHighlight, zoom, drawing = false, source = 'pdf' } = props;
+  const { documentId, pages, boxes, highlights, selectedAnnotationId, focusHighlight, zoom, drawing = false, source = 'pdf', imagesFromPageUrls = false } = props;
   const client = useClient();
   const pdf = usePdfDocument(pages.length && source === 'pdf' ? client.searchablePdfUrl(documentId) : null);
 
@@ -55,7 +55,10 @@ export function Viewer(props: ViewerProps) {
     firstPaint.current = documentId;
     performance.mark(FIRST_PAGE_MARK, { detail: { documentId } });
   }, [documentId]);
-  const thumbnailUrl = useCallback((p: PageSummary) => (p.thumbnail_url ? client.thumbnailUrl(p.id) : null), [client]);
+  const thumbnailUrl = useCallback(
+    (p: PageSummary) => (p.thumbnail_url ? (imagesFromPageUrls ? client.fileAt(p.thumbnail_url) : client.thumbnailUrl(p.id)) : null),
+    [client, imagesFromPageUrls],
+  );
 
   const boxesByPage = useMemo(() => groupByPage(boxes), [boxes]);
   const hitsByPage = useMemo(() => groupByPage((highlights ?? []).map((h, index) => ({ ...h, index }))), [highlights]);
@@ -154,7 +157,7 @@ export function Viewer(props: ViewerProps) {
                       pdf={pdf.pdf}
                       useImages={useImages}
                       thumbnailUrl={thumbnailUrl(page)}
-                      imageUrl={page.image_url ? client.pageImageUrl(page.id) : null}
+                      imageUrl={page.image_url ? (imagesFromPageUrls ? client.fileAt(page.image_url) : client.pageImageUrl(page.id)) : null}
                       boxes={boxesByPage.get(i) ?? NO_BOXES}
                       hits={hits}
                       selectedId={selectedPages.has(i) ? (selectedAnnotationId ?? null) : null}

@@ -59,4 +59,6 @@ export interface ViewerProps {
   /** What the pages are drawn from: the searchable PDF (default), or the page images alone, for a reader
    * who may not download the file (the public viewer: public documents show their pages, not their file). */
   source?: 'pdf' | 'images';
+  /** The page images from the URLs the pages carry (a public document's: by its link) instead of by page id. */
+  imagesFromPageUrls?: boolean;
 }

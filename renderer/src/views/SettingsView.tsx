@@ -1,11 +1,12 @@
-// Settings: where the API is and the token for local scripts, the API reference, the data folder and
-// the OCR languages Folio can read.
+// Settings: where the API is and the token for local scripts, the API reference, the user's own password,
+// the data folder and the OCR languages Folio can read.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { OcrLanguageOut } from '../api/client.ts';
 import type { OcrEngineInfo } from '../../../shared/schemas/ocrEngine.ts';
 import { useClient, useSession } from '../state/session.ts';
 import { CopyButton } from './settings/CopyButton.tsx';
 import { TokenCard } from './settings/TokenCard.tsx';
+import { PasswordCard } from './settings/PasswordCard.tsx';
 // project.css holds the pieces the two views share (visually hidden labels).
 import './project/project.css';
 import './settings/settings.css';
@@ -16,6 +17,7 @@ export function SettingsView() {
       <h1>Settings</h1>
       <ApiCard />
       <TokenCard />
+      <PasswordCard />
       <section className="card settings-card" aria-labelledby="data-title">
         <h2 id="data-title">Data folder</h2>
         <p className="muted">

@@ -1,8 +1,9 @@
-// A project's members and their roles. Owners (and administrators) add people who have an account, make
-// them owners or members, and remove them; a member sees the list. The project keeps at least one owner:
+// A project's members and their roles. Owners (and administrators) add people who have an account, picked
+// from the accounts that are not members yet (GET member-candidates/, never a typed email), make them owners
+// or members, and remove them; a member sees the list. The project keeps at least one owner:
 // the API refuses otherwise and says so here.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { MemberOut, ProjectOut, Role, UserOut } from '../../api/client.ts';
+import type { MemberCandidateOut, MemberOut, ProjectOut, Role } from '../../api/client.ts';
 import { useSession } from '../../state/session.ts';
 import { reasonOf } from '../ai/reason.ts';
 import { ConfirmDelete } from '../project/ConfirmDelete.tsx';
@@ -12,17 +13,29 @@ export function MembersTab({ project }: { project: ProjectOut }) {
   const me = useSession((s) => s.user);
   const call = useSession((s) => s.call);
   const [members, setMembers] = useState<MemberOut[] | null>(null);
-  const [users, setUsers] = useState<UserOut[]>([]);
+  const [candidates, setCandidates] = useState<MemberCandidateOut[]>([]);
   const [error, setError] = useState<string | null>(null);
 
-  const load = useCallback(() => call((c) => c.listMembers(project.id)).then((r) => setMembers(r.results), (err) => setError(reasonOf(err))), [call, project.id]);
+  const canManage = !!me?.is_admin || !!members?.some((m) => m.id === me?.id && m.role === 'owner');
+  const load = useCallback(
+    () =>
+      call((c) => c.listMembers(project.id)).then(
+        (r) => setMembers(r.results),
+        (err) => setError(reasonOf(err)),
+      ),
+    [call, project.id],
+  );
   useEffect(() => {
     void load();
-    // Administrators may pick from every account; others type the email.
-    if (me?.is_admin) call((c) => c.listUsers()).then((r) => setUsers(r.results), () => setUsers([]));
-  }, [load, call, me?.is_admin]);
-
-  const canManage = !!me?.is_admin || members?.some((m) => m.id === me?.id && m.role === 'owner');
+  }, [load]);
+  // Owners and administrators pick new members from the accounts that are not members yet.
+  useEffect(() => {
+    if (!canManage || !members) return;
+    call((c) => c.memberCandidates(project.id)).then(
+      (r) => setCandidates(r.results),
+      () => setCandidates([]),
+    );
+  }, [call, project.id, canManage, members]);
   async function attempt(fn: () => Promise<unknown>) {
     setError(null);
     try {
@@ -86,12 +99,12 @@ export function MembersTab({ project }: { project: ProjectOut }) {
           </tbody>
         </table>
       )}
-      {canManage && members && <AddMemberForm projectId={project.id} users={users.filter((u) => !members.some((m) => m.id === u.id))} onAdded={load} onError={setError} />}
+      {canManage && members && <AddMemberForm projectId={project.id} users={candidates} onAdded={load} onError={setError} />}
     </div>
   );
 }
 
-function AddMemberForm({ projectId, users, onAdded, onError }: { projectId: number; users: UserOut[]; onAdded(): Promise<unknown>; onError(e: string | null): void }) {
+function AddMemberForm({ projectId, users, onAdded, onError }: { projectId: number; users: MemberCandidateOut[]; onAdded(): Promise<unknown>; onError(e: string | null): void }) {
   const call = useSession((s) => s.call);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
@@ -118,13 +131,15 @@ function AddMemberForm({ projectId, users, onAdded, onError }: { projectId: numb
       <h2 id="add-member-title">Add a member</h2>
       <form className="admin-form" onSubmit={add}>
         <div className="field">
-          <label htmlFor="new-member-email">Email of an account</label>
-          <input id="new-member-email" type="email" list="member-candidates" required value={email} onChange={(e) => setEmail(e.target.value)} />
-          <datalist id="member-candidates">
+          <label htmlFor="new-member-user">Account</label>
+          <select id="new-member-user" required value={email} onChange={(e) => setEmail(e.target.value)} disabled={users.length === 0}>
+            <option value="">{users.length ? 'Choose an account…' : 'Every account is a member already'}</option>
             {users.map((u) => (
-              <option key={u.id} value={u.email} />
+              <option key={u.id} value={u.email}>
+                {u.name ? `${u.name} (${u.email})` : u.email}
+              </option>
             ))}
-          </datalist>
+          </select>
         </div>
         <div className="field">
           <label htmlFor="new-member-role">Role</label>
@@ -133,7 +148,7 @@ function AddMemberForm({ projectId, users, onAdded, onError }: { projectId: numb
             <option value="owner">Owner</option>
           </select>
         </div>
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={busy || !email}>
           {busy ? 'Adding…' : 'Add member'}
         </button>
       </form>

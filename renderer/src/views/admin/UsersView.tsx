@@ -1,5 +1,6 @@
 // Accounts, for administrators: who may log in, add one (with a password given or generated, shown once),
-// remove one. The same as `folio user ...` on the command line, through the API's users/ endpoints.
+// change its role (never the last administrator's: the API says why), reset its password (generated, shown
+// once; that account is signed out everywhere), remove one. The same as `folio user ...` on the command line, through the API's users/ endpoints.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { UserOut } from '../../api/client.ts';
 import { useSession } from '../../state/session.ts';
@@ -20,6 +21,26 @@ export function UsersView() {
   const call = useSession((s) => s.call);
   const [users, setUsers] = useState<UserOut[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [reset, setReset] = useState<{ email: string; password: string } | null>(null);
+
+  async function attempt(fn: () => Promise<unknown>) {
+    setError(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(reasonOf(err));
+    }
+    await load();
+  }
+
+  async function resetPassword(u: UserOut) {
+    const password = generatePassword();
+    setReset(null);
+    await attempt(async () => {
+      await call((c) => c.resetPassword(u.id, password));
+      setReset({ email: u.email, password });
+    });
+  }
 
   const load = useCallback(() => call((c) => c.listUsers()).then((r) => setUsers(r.results), (err) => setError(reasonOf(err))), [call]);
   useEffect(() => void load(), [load]);
@@ -41,6 +62,12 @@ export function UsersView() {
           {error}
         </p>
       )}
+      {reset && (
+        <p className="notice" role="status">
+          New password of {reset.email}: <code>{reset.password}</code> <CopyButton text={reset.password} what="new password" /> It is not shown again; their
+          sessions and API token ended.
+        </p>
+      )}
       <AddUserForm onAdded={load} />
       {users && (
         <table className="admin-table" aria-label="Users">
@@ -59,11 +86,29 @@ export function UsersView() {
               <tr key={u.id}>
                 <td>{u.email}</td>
                 <td>{u.name || <span className="muted">—</span>}</td>
-                <td>{u.is_admin ? 'Administrator' : 'User'}</td>
+                <td>
+                  <select
+                    aria-label={`Role of ${u.email}`}
+                    value={u.is_admin ? 'admin' : 'user'}
+                    onChange={(e) => void attempt(() => call((c) => c.updateUser(u.id, { is_admin: e.target.value === 'admin' })))}
+                  >
+                    <option value="admin">Administrator</option>
+                    <option value="user">User</option>
+                  </select>
+                </td>
                 <td className="actions">
                   {u.id === me.id ? (
                     <span className="muted">You</span>
                   ) : (
+                    <>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        if (confirm(`Reset the password of ${u.email}? They are signed out everywhere and need the new password, shown here once.`)) void resetPassword(u);
+                      }}
+                    >
+                      Reset password
+                    </button>
                     <ConfirmDelete
                       what={`user ${u.email}`}
                       question={`Remove ${u.email}? They can no longer log in; their documents and annotations stay.`}
@@ -76,6 +121,7 @@ export function UsersView() {
                         await load();
                       }}
                     />
+                    </>
                   )}
                 </td>
               </tr>

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { AiOut } from '../../api/client.ts';
 import { routePath } from '../../router.ts';
 import { ScoreBars, type BarRow } from './ScoreBars.tsx';
-import { categoriesOf, documentResultsOf, labelsOf, nearMissesOf, overallOf, percent, type DocumentResult, type Evaluation, type FieldError, type Reference, type Score } from './evaluation.ts';
+import { byValueOf, categoriesOf, documentResultsOf, labelsOf, nearMissesOf, overallOf, percent, testSetOf, type DocumentResult, type Evaluation, type FieldError, type Reference, type Score } from './evaluation.ts';
 
 export function EvaluationView({ model, reference }: { model: AiOut; reference: Reference | null }) {
   const e = model.evaluation;
@@ -18,6 +18,8 @@ export function EvaluationView({ model, reference }: { model: AiOut; reference: 
   }
   const ref = reference?.evaluation ?? null;
   const docs = `${e.documents} test ${e.documents === 1 ? 'document' : 'documents'}`;
+  const byValue = model.kind === 'extraction' ? byValueOf(e) : null;
+  const testSet = model.kind === 'extraction' ? testSetOf(e) : null;
   return (
     <div className="evaluation">
       <p className="headline">
@@ -31,7 +33,18 @@ export function EvaluationView({ model, reference }: { model: AiOut; reference: 
             · {reference.title}: {percent(reference.evaluation.score)}
           </span>
         )}
+        {byValue && (
+          <span className="by-value-headline" title={`By value: ${byValue.rule}`}>
+            {' '}
+            · by value {percent(byValue.overall.f1)} ({byValue.overall.true_positives} of {byValue.overall.true_positives + byValue.overall.false_negatives} values right)
+          </span>
+        )}
       </p>
+      {testSet?.warning && (
+        <p className="warning test-set-warning" role="status" title={testSet.rule}>
+          {testSet.warning}
+        </p>
+      )}
       {model.kind === 'extraction' && <ExtractionDetails e={e} compared={ref} reference={reference} />}
       {model.kind === 'categorization' && <CategorizationDetails e={e} compared={ref} reference={reference} />}
       {model.kind === 'splitting' && <SplittingDetails e={e} compared={ref} reference={reference} />}
@@ -82,9 +95,20 @@ function ExtractionDetails({ e, compared, reference }: DetailProps) {
   const refLabels = compared ? labelsOf(compared) : [];
   const rows: BarRow[] = labels.map((l) => ({ key: l.label, name: l.name, value: l.f1, reference: refLabels.find((r) => r.label === l.label)?.f1 ?? null }));
   const hasNear = labels.some((l) => typeof l.near_misses === 'number');
+  const byValue = byValueOf(e);
+  const valueOf = (label: number) => byValue?.labels.find((l) => l.label === label) ?? null;
   return (
     <>
+      <h4 className="figures-title">By position (label, label set and characters exact; decides the active AI)</h4>
       <Overall score={overallOf(e)} nearMisses={nearMissesOf(e)} />
+      {byValue && (
+        <section aria-label="Scores by value">
+          <h4 className="figures-title" title={byValue.rule}>
+            By value (the same value anywhere in the document; dates and numbers normalized, white space collapsed)
+          </h4>
+          <Overall score={byValue.overall} />
+        </section>
+      )}
       {labels.length > 0 && <ScoreBars rows={rows} title="F1 per label" valueTitle="this AI" referenceTitle={reference?.title} />}
       {labels.length > 0 && (
         <table className="score-table" aria-label="Scores per label">
@@ -100,6 +124,11 @@ function ExtractionDetails({ e, compared, reference }: DetailProps) {
                   Near misses
                 </th>
               )}
+              {byValue && (
+                <th scope="col" className="num" title={`By value: ${byValue.rule}`}>
+                  F1 by value
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -113,6 +142,7 @@ function ExtractionDetails({ e, compared, reference }: DetailProps) {
                   {l.true_positives} / {l.false_positives} / {l.false_negatives}
                 </td>
                 {hasNear && <td className="num">{l.near_misses ?? '–'}</td>}
+                {byValue && <td className="num">{valueOf(l.label) ? percent(valueOf(l.label)!.f1) : '–'}</td>}
               </tr>
             ))}
           </tbody>
@@ -148,7 +178,8 @@ function DocumentResults({ results, rule }: { results: DocumentResult[]; rule: s
               <summary>
                 <a href={routePath({ view: 'document', documentId: d.document, mode: 'review' })}>{d.name}</a>{' '}
                 <span className="muted">
-                  {d.right} right{d.near_misses ? `, ${d.near_misses} near ${d.near_misses === 1 ? 'miss' : 'misses'}` : ''}
+                  {d.right} right{typeof d.right_by_value === 'number' && d.right_by_value !== d.right ? ` (${d.right_by_value} by value)` : ''}
+                  {d.near_misses ? `, ${d.near_misses} near ${d.near_misses === 1 ? 'miss' : 'misses'}` : ''}
                   {d.errors.length ? `, ${d.errors.length} wrong` : ''}
                 </span>
               </summary>
@@ -167,8 +198,14 @@ function DocumentResults({ results, rule }: { results: DocumentResult[]; rule: s
                       <tr key={i} className={`error-${x.kind}`}>
                         <th scope="row">{x.name}</th>
                         <td>
-                          {KIND_TEXT[x.kind]}
-                          {x.kind === 'near_miss' && x.distance !== null ? ` (${x.distance} ${x.distance === 1 ? 'edit' : 'edits'})` : ''}
+                          {x.right_by_value ? (
+                            'right value, other place'
+                          ) : (
+                            <>
+                              {KIND_TEXT[x.kind]}
+                              {x.kind === 'near_miss' && x.distance !== null ? ` (${x.distance} ${x.distance === 1 ? 'edit' : 'edits'})` : ''}
+                            </>
+                          )}
                         </td>
                         <td>{x.expected ?? '–'}</td>
                         <td>{x.found ?? '–'}</td>

@@ -28,6 +28,8 @@ export interface FieldError {
   expected: string | null;
   found: string | null;
   distance: number | null;
+  /** The right value at another place (evaluations before the by-value score lack it). */
+  right_by_value?: boolean;
 }
 
 export interface DocumentResult {
@@ -35,7 +37,37 @@ export interface DocumentResult {
   name: string;
   right: number;
   near_misses: number;
+  right_by_value?: number;
   errors: FieldError[];
+}
+
+/** The by-value score of an extraction evaluation (evaluate.ts BY_VALUE_RULE). */
+export interface ByValue {
+  rule: string;
+  overall: Score;
+  labels: (Score & { label: number; name: string })[];
+}
+
+/** Whether the test set is big enough to decide (evaluate.ts testSetVerdict). */
+export interface TestSet {
+  documents: number;
+  values: number;
+  right_by_value: number;
+  interval: [number, number] | null;
+  enough: boolean;
+  warning: string | null;
+  rule: string;
+}
+
+/** The by-value figures; null for evaluations made before them. */
+export function byValueOf(e: Evaluation): ByValue | null {
+  const b = e.by_value as ByValue | undefined;
+  return b && isScore(b.overall) && Array.isArray(b.labels) ? b : null;
+}
+
+export function testSetOf(e: Evaluation): TestSet | null {
+  const t = e.test_set as TestSet | undefined;
+  return t && typeof t.enough === 'boolean' ? t : null;
 }
 
 export interface CategoryScore {

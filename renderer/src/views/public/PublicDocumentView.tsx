@@ -1,7 +1,7 @@
-// The read-only page of a public document (#/public/<id>), as the hosted service's public dashboard: its
+// The read-only page of a public document (#/public/<token>), as the hosted service's public dashboard: its
 // pages with the annotation boxes, and the extracted values grouped by label set. It reads the document
-// the way anyone with the link does, without credentials (spec 5.1: document detail and page images need
-// none for public documents), whoever is logged in to this window, and it has no editing controls at all.
+// the way anyone with the link does, without credentials, by the link's random token (GET /api/v3/public/
+// <token>/, its page images by the same token), whoever is logged in to this window; no editing controls.
 import { useEffect, useMemo, useState } from 'react';
 import type { DocumentOut } from '../../api/client.ts';
 import { ApiError } from '../../api/transport.ts';
@@ -13,10 +13,10 @@ import './public.css';
 
 const DONE = 2;
 
-type Load = { state: 'loading' } | { state: 'hidden' } | { state: 'failed'; reason: string } | { state: 'ready'; doc: DocumentOut };
+type Load = { state: 'loading' } | { state: 'hidden' } | { state: 'expired' } | { state: 'failed'; reason: string } | { state: 'ready'; doc: DocumentOut };
 
-/** The address anyone can open a public document at: this page's own, with the public route. */
-export const publicLink = (documentId: number) => `${location.origin}${location.pathname}#/public/${documentId}`;
+/** The address anyone can open a public document at: this page's own, with the public route and the link's token. */
+export const publicLink = (token: string) => `${location.origin}${location.pathname}#/public/${token}`;
 
 /**
  * What the public sees of the annotation tree: the values, without the ones the reviewer declined, and
@@ -28,31 +28,32 @@ function shownSets(sets: TreeSet[]): TreeSet[] {
     .filter((set) => set.labels.some((l) => l.annotations.length));
 }
 
-export function PublicDocumentView({ documentId }: { documentId: number }) {
+export function PublicDocumentView({ token }: { token: string }) {
   const [load, setLoad] = useState<Load>({ state: 'loading' });
 
   useEffect(() => {
-    if (!documentId) {
+    if (!token) {
       setLoad({ state: 'hidden' });
       return;
     }
     let gone = false;
     setLoad({ state: 'loading' });
     clientFor(null)
-      .getDocument(documentId)
+      .getPublicDocument(token)
       .then(
         (doc) => !gone && setLoad({ state: 'ready', doc }),
         (err: unknown) => {
           if (gone) return;
-          // A private document and a missing one answer alike (401); say the same for both, and for 404.
-          if (err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404)) setLoad({ state: 'hidden' });
+          // An unknown link (never made, the document private again or shared anew) is a 404; an expired one a 410.
+          if (err instanceof ApiError && err.status === 410) setLoad({ state: 'expired' });
+          else if (err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404)) setLoad({ state: 'hidden' });
           else setLoad({ state: 'failed', reason: (err as Error).message });
         },
       );
     return () => {
       gone = true;
     };
-  }, [documentId]);
+  }, [token]);
 
   if (load.state === 'ready') return <PublicDocument doc={load.doc} />;
   return (
@@ -63,7 +64,16 @@ export function PublicDocumentView({ documentId }: { documentId: number }) {
         {load.state === 'hidden' && (
           <>
             <h1>This document is not public or does not exist</h1>
-            <p className="muted">Ask whoever shared the link to make the document public, or log in to Folio to open it in its project.</p>
+            <p className="muted">
+              The link may be an old one: a document shared again gets a new link. Ask whoever shared it for the current link, or log in to Folio to open it
+              in its project.
+            </p>
+          </>
+        )}
+        {load.state === 'expired' && (
+          <>
+            <h1>This public link has expired</h1>
+            <p className="muted">Ask whoever shared it for a new link.</p>
           </>
         )}
         {load.state === 'failed' && (
@@ -114,6 +124,7 @@ function PublicDocument({ doc }: { doc: DocumentOut }) {
               onZoomChange={setZoom}
               onSelectAnnotation={setSelected}
               source="images"
+              imagesFromPageUrls
             />
           ) : (
             <p className="page muted" role="status">

@@ -125,6 +125,9 @@ async function writeRows(
   afterDocument?: AfterDocumentHook,
 ): Promise<ImportReport> {
   await refuseAgain(r, folder.fingerprint);
+  // Rows are made in the order of the folder's ids, so the new ids keep their order: a folder exported,
+  // imported and exported again lists everything in the same order (ids aside).
+  const sorted = <T extends { id: number }>(rows: readonly T[]) => [...rows].sort((x, y) => x.id - y.id);
   const project = await r.projects.create(name, owner.id);
   const ids: ImportReport['ids'] = { categories: {}, label_sets: {}, labels: {}, documents: {}, annotation_sets: {}, annotations: {} };
   const counts: ImportCounts = {
@@ -135,14 +138,14 @@ async function writeRows(
   // A category and its default label set are one id in Folio, as in the folder.
   const categoryId = new Map<number, number>();
   const labelSetId = new Map<number, number>();
-  for (const c of folder.categories) {
+  for (const c of sorted(folder.categories)) {
     const row = await r.categories.create(project.id, c.name);
     categoryId.set(c.id, row.id);
     labelSetId.set(c.id, row.id);
     ids.categories[c.id] = row.id;
     counts.categories++;
   }
-  for (const s of folder.labelSets) {
+  for (const s of sorted(folder.labelSets)) {
     if (s.isDefault && categoryId.has(s.id)) {
       if (s.hasMultipleSections) await r.labelSets.update(labelSetId.get(s.id)!, { hasMultipleSections: true });
     } else {
@@ -155,7 +158,7 @@ async function writeRows(
   }
   const labelId = new Map<number, number>();
   const dataTypes = new Map<number, string>();
-  for (const l of folder.labels) {
+  for (const l of sorted(folder.labels)) {
     const row = await r.labels.insert(project.id, { name: l.name, dataType: l.dataType, description: l.description, threshold: l.threshold });
     labelId.set(l.id, row.id);
     dataTypes.set(l.id, l.dataType);
@@ -164,7 +167,7 @@ async function writeRows(
   }
   for (const s of folder.labelSets) await r.labelSets.setLabels(labelSetId.get(s.id)!, s.labelIds.map((l) => labelId.get(l)!));
 
-  for (const doc of folder.documents) {
+  for (const doc of sorted(folder.documents)) {
     const files = blobs.get(doc.id)!;
     const t = new Date().toISOString();
     const row = await r.documents.insert({
@@ -212,13 +215,13 @@ async function writeRows(
     counts.characters += doc.chars.length;
 
     const setId = new Map<number, number>();
-    for (const s of doc.annotationSets) {
+    for (const s of sorted(doc.annotationSets)) {
       const set = await r.annotations.createSet(row.id, labelSetId.get(s.labelSetId)!);
       setId.set(s.id, set.id);
       ids.annotation_sets[s.id] = set.id;
       counts.annotation_sets++;
     }
-    for (const a of doc.annotations) {
+    for (const a of sorted(doc.annotations)) {
       const columns = spanColumns(a.spans);
       const id = await r.annotations.insertAnnotation({
         document_id: row.id,

@@ -145,9 +145,12 @@ export async function projectFolderEntries(repos: Repos, blobs: BlobStore, proje
     entries.push({ name: `${dir}/${MISSING_FILE}`, data: sdkJson(missing.map((m) => ({ id: m.id, label: m.label_id, label_set: m.label_set_id, annotation_set: m.annotation_set_id }))) });
     for (const p of pages) if (p.image_blob) entries.push({ name: `${dir}/page_${p.number}.png`, data: await blobs.read(p.image_blob) });
     // Where the SDK's Document.get_file puts them: the file under its slugified name, the searchable PDF beside it.
-    entries.push({ name: `${dir}/${sdkFileName(doc.data_file_name)}`, data: await blobs.read(doc.blob_key) });
+    // A file named like one of the folder's own (an upload called document.txt) is left out rather than clobber it.
+    const taken = new Set(entries.filter((e) => e.name.startsWith(`${dir}/`)).map((e) => e.name));
+    const originalName = `${dir}/${sdkFileName(doc.data_file_name)}`;
+    if (!taken.has(originalName)) entries.push({ name: originalName, data: await blobs.read(doc.blob_key) });
     const searchableName = `${dir}/${sdkFileName(doc.data_file_name, 'ocr', '.pdf')}`;
-    if (doc.searchable_blob_key && !entries.some((e) => e.name === searchableName)) entries.push({ name: searchableName, data: await blobs.read(doc.searchable_blob_key) });
+    if (doc.searchable_blob_key && !taken.has(searchableName) && searchableName !== originalName) entries.push({ name: searchableName, data: await blobs.read(doc.searchable_blob_key) });
   }
   return { entries, counts };
 }

@@ -109,6 +109,8 @@ export interface ProjectFolder {
 /** Folio's own description of the project (name, OCR languages); the SDK neither writes nor reads it. */
 export const PROJECT_FILE = 'folio_project.json5';
 export const MISSING_FILE = 'missing_annotations.json5';
+/** A document folder's own files (besides page_<n>.png), which no document's file may stand for. */
+const OWN_FILES = new Set(['document.txt', 'pages.json5', 'bbox.zip', 'annotations.json5', 'annotation_sets.json5', 'bio_scheme.txt', MISSING_FILE]);
 
 type Json = any;
 
@@ -403,8 +405,10 @@ function readDocument(files: FolderFiles, meta: Json, index: number, taxonomy: {
     return { labelId: label, labelSetId: setIds.get(annotationSetId)!, annotationSetId };
   });
 
-  const original = files.read(`${dir}/${sdkFileName(fileName)}`);
-  const searchable = files.read(`${dir}/${sdkFileName(fileName, 'ocr', '.pdf')}`);
+  // A file named like one of the folder's own (an upload called document.txt) cannot be told from it: left out.
+  const own = (name: string) => OWN_FILES.has(name) || /^page_\d+\.png$/.test(name);
+  const original = own(sdkFileName(fileName)) ? undefined : files.read(`${dir}/${sdkFileName(fileName)}`);
+  const searchable = own(sdkFileName(fileName, 'ocr', '.pdf')) ? undefined : files.read(`${dir}/${sdkFileName(fileName, 'ocr', '.pdf')}`);
   return {
     id,
     fileName,

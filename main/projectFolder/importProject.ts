@@ -222,7 +222,8 @@ async function writeRows(
       counts.annotation_sets++;
     }
     for (const a of sorted(doc.annotations)) {
-      const columns = spanColumns(a.spans);
+      const columns = { ...spanColumns(a.spans) };
+      if (a.customOffsetString !== null) columns.custom_offset_string = a.customOffsetString;
       const id = await r.annotations.insertAnnotation({
         document_id: row.id,
         annotation_set_id: setId.get(a.annotationSetId)!,

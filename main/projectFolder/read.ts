@@ -63,6 +63,8 @@ export interface FolderAnnotation {
   confidence: number | null;
   origin: 'human' | 'machine';
   spans: StoredSpan[];
+  /** The folder's custom_offset_string (a text typed over what was read), when it says. */
+  customOffsetString: boolean | null;
 }
 
 export interface FolderMissing {
@@ -392,7 +394,11 @@ function readDocument(files: FolderFiles, meta: Json, index: number, taxonomy: {
     const confidence = isNum(a.confidence) ? a.confidence : isNum(a.accuracy) ? a.accuracy : null;
     // Folio's origin when it wrote the folder; else an annotation nobody has reviewed yet is the AI's proposal.
     const origin = a.origin === 'human' || a.origin === 'machine' ? a.origin : !isCorrect && !revised ? 'machine' : 'human';
-    return { id: intField(a, 'id', at), labelId: label, labelSetId: labelSet.id, annotationSetId, isCorrect, revised, confidence, origin, spans: spansOf(a, text, pages.length, at) };
+    const spans = spansOf(a, text, pages.length, at);
+    const custom = typeof a.custom_offset_string === 'boolean' ? a.custom_offset_string : null;
+    // A corrected text of a one-span annotation is that span's text (Folio keeps corrections per span).
+    if (custom && spans.length === 1 && typeof a.offset_string === 'string') spans[0].offset_string = a.offset_string;
+    return { id: intField(a, 'id', at), labelId: label, labelSetId: labelSet.id, annotationSetId, isCorrect, revised, confidence, origin, spans, customOffsetString: custom };
   });
 
   const missingData = parseJson(files, `${dir}/${MISSING_FILE}`, false) ?? [];

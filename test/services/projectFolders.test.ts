@@ -1,9 +1,11 @@
 // Project folders in the SDK's layout (docs/project-folders.md): the payslip folder imported as it is, a
 // Folio project exported, imported into a fresh data folder and exported again, and folders that cannot
 // be imported, which leave no row and no file behind.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFixture, type Fixture } from './fixture.ts';
 import { AlreadyImportedError, FolderError } from '../../main/projectFolder/errors.ts';
@@ -123,6 +125,59 @@ describe('importing the payslip folder', () => {
     expect(withBoxes.filter((b: any) => !glyphs.has(b.text.codePointAt(0))).map((b: any) => b.text)).toEqual(Array(13).fill('ı'));
     expect(items.reduce((n, i) => n + nonSpace(i.str), 0)).toBe(withBoxes.length - 13);
   });
+});
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SDK_DIR = path.resolve(here, '../../../shared/clients/konfuzio-sdk');
+
+/** The SDK's offline view of a folder (test/sdk/offlineFolder.py), with Debian's python3 and the stand-ins of test/sdk/standins. */
+function sdkView(folder: string): Promise<any> {
+  const env = { PATH: process.env.PATH, HOME: folder, PYTHONPATH: [path.resolve(here, '../sdk/standins'), SDK_DIR].join(path.delimiter), LOG_TO_FILE: 'False', PYTHONDONTWRITEBYTECODE: '1' };
+  return new Promise((resolve, reject) =>
+    execFile('/usr/bin/python3', [path.resolve(here, '../sdk/offlineFolder.py'), folder], { cwd: folder, env, maxBuffer: 256 * 1024 * 1024, timeout: 300_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${err.message}\n${stderr.slice(-3000)}`)) : resolve(JSON.parse(stdout.trim().split('\n').pop()!)),
+    ),
+  );
+}
+
+describe('the SDK reads an exported folder offline', () => {
+  let f: Fixture;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-sdk-folder-'));
+  afterAll(async () => {
+    await f?.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('sees in Folio\'s export of the imported payslips what it sees in the original folder', async () => {
+    f = await openFixture();
+    const report = await f.services.projectFolders.adminImport(PAYSLIPS_DIR);
+    await f.services.projectFolders.adminExport(report.project.id, path.join(work, 'exported'));
+    // The SDK makes folders in a project folder (regex/, models/): it reads a copy of the original.
+    const original = payslipCopy();
+    try {
+      const [before, after] = [await sdkView(original), await sdkView(path.join(work, 'exported'))];
+      expect(after.categories).toEqual(before.categories);
+      expect(after.labels).toEqual(before.labels);
+      expect(after.label_sets).toEqual(before.label_sets);
+      expect([after.training, after.test]).toEqual([before.training, before.test]);
+      expect(Object.keys(after.documents)).toHaveLength(57);
+      let annotations = 0;
+      for (const [id, seen] of Object.entries<any>(before.documents)) {
+        const exported = after.documents[String(report.ids.documents[id])];
+        if (seen.pages === null) {
+          // The one document without a folder: the SDK sees no text there, and blank pages in the export.
+          expect(exported.text).toBe(seen.text);
+          expect(exported.annotations).toEqual([]);
+          continue;
+        }
+        expect(exported, `document ${id}`).toEqual(seen);
+        annotations += seen.annotations.length;
+      }
+      expect(annotations).toBeGreaterThan(1800);
+    } finally {
+      fs.rmSync(original, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
 
 describe('Folio -> folder -> Folio', () => {

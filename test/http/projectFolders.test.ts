@@ -51,6 +51,10 @@ describe('project folders over HTTP', () => {
     const doc = r.body.ids.documents['44823'];
     const detail = (await ann.get(`/api/v3/documents/${doc}/`)).body;
     expect(detail.text).toBe(fs.readFileSync(path.join(folder, 'documents/44823/document.txt'), 'utf8'));
+    // Its text is searchable at once (the store's full-text index), as a processed upload's.
+    const word = detail.text.match(/\p{L}{8,}/u)![0];
+    const found = (await ann.get(`/api/v3/documents/?project=${projectId}&q=${encodeURIComponent(word)}`)).body;
+    expect(found.results.map((d: any) => d.id)).toContain(doc);
     const pdf = await fetch(`${s.url}/doc/show/${doc}/`, { headers: { Authorization: `Token ${ann.token}` } });
     expect(pdf.status).toBe(200);
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');

@@ -211,7 +211,8 @@ describe('Folio -> folder -> Folio', () => {
     expect(one.counts).toMatchObject({ documents: 57, annotations: 1948, missing_annotations: 1 });
     const second = await b.services.projectFolders.adminImport(path.join(work, 'one'));
     expect(second.project.name).toBe('payslips');
-    expect(second.counts).toMatchObject({ documents: 57, annotations: 1948, missing_annotations: 1, characters: first.counts.characters, pages: first.counts.pages, page_images: 3 });
+    // The exported folder holds every document's file (the drawn PDFs): read as the documents' own files this time.
+    expect(second.counts).toMatchObject({ documents: 57, annotations: 1948, missing_annotations: 1, characters: first.counts.characters, pages: first.counts.pages, page_images: 3, original_files: 57, without_folder: 0 });
     await b.services.projectFolders.adminExport(second.project.id, path.join(work, 'two'));
 
     const [x, y] = [canonicalFolder(path.join(work, 'one')), canonicalFolder(path.join(work, 'two'))];

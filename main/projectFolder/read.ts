@@ -408,8 +408,16 @@ function readDocument(files: FolderFiles, meta: Json, index: number, taxonomy: {
     const annotationSetId = intField(m, 'annotation_set', at);
     need(taxonomy.labels.has(label), null, at, `label ${label} is not one of the folder's labels.`);
     need(setIds.has(annotationSetId), null, at, `annotation set ${annotationSetId} is not in annotation_sets.json5.`);
-    return { labelId: label, labelSetId: setIds.get(annotationSetId)!, annotationSetId };
+    const labelSet = taxonomy.labelSets.get(setIds.get(annotationSetId)!)!;
+    need(labelSet.labelIds.includes(label), null, at, `label ${label} is not in label set ${labelSet.id} ("${labelSet.name}") of annotation set ${annotationSetId}.`);
+    return { labelId: label, labelSetId: labelSet.id, annotationSetId };
   });
+  const pairs = missing.map((m) => `${m.annotationSetId}:${m.labelId}`);
+  const twice = pairs.findIndex((p, i) => pairs.indexOf(p) !== i);
+  if (twice >= 0) throw new FolderError(`${where}/${MISSING_FILE}: label ${missing[twice].labelId} is marked missing twice in annotation set ${missing[twice].annotationSetId}.`);
+  const annotationIds = annotations.map((a) => a.id);
+  const dupAnnotation = annotationIds.find((id, i) => annotationIds.indexOf(id) !== i);
+  if (dupAnnotation !== undefined) throw new FolderError(`${where}/annotations.json5: annotation ${dupAnnotation} is there twice.`);
 
   // A file named like one of the folder's own (an upload called document.txt) cannot be told from it: left out.
   const own = (name: string) => OWN_FILES.has(name) || /^page_\d+\.png$/.test(name);

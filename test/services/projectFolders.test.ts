@@ -286,6 +286,14 @@ describe('folders that cannot be imported', () => {
       },
       /documents_meta\.json5, document 2: category 4242 is not one of the folder's categories/,
     ],
+    [
+      'a label marked missing twice',
+      (d) => {
+        const entry = { label: 867, label_set: 63, annotation_set: 78730 };
+        fs.writeFileSync(path.join(d, 'documents/44823/missing_annotations.json5'), JSON.stringify([entry, entry]));
+      },
+      /documents\/44823\/missing_annotations\.json5: label 867 is marked missing twice in annotation set 78730/,
+    ],
   ];
 
   it.each(spoilt)('%s: a clear error, and nothing is stored', async (_what, spoil, message) => {

@@ -9,7 +9,7 @@ import { ConfigError, isLoopback, loadConfig, type Config } from './config.ts';
 import { openCore, type Core } from './core.ts';
 import { startServer, PortInUseError } from './server.ts';
 import { InstanceLockedError } from './instanceLock.ts';
-import { NotFoundError, ValidationError } from './domain/errors.ts';
+import { HttpError, NotFoundError, ValidationError } from './domain/errors.ts';
 import { appRoot } from './paths.ts';
 import { NewerDatabaseError } from './store/db.ts';
 import { storageFault } from './store/errors.ts';
@@ -40,6 +40,11 @@ Commands:
   member list <project-id>    user id, email, role (owner or member)
   backup <file>               write a backup of the data folder to <file> (a tar), also while Folio runs
   restore <file>              restore a backup into the data folder, which must be empty or new
+  import-project <folder> [--owner-email EMAIL] [--name N]
+                              import a project folder as the SDK writes it (docs/project-folders.md) as a
+                              new project owned by EMAIL (default: the first administrator)
+  export-project <project-id> <folder>
+                              write the project as a project folder (a new or empty folder)
   export-to-team              move the data folder (SQLite and files) into the team server named by
                               FOLIO_DATABASE_URL and FOLIO_S3_*: a new, empty one (README "Team server")
 
@@ -197,6 +202,7 @@ export async function main(argv: string[]): Promise<number> {
         owner: { type: 'boolean' },
         issuer: { type: 'string' },
         'no-workers': { type: 'boolean' },
+        'owner-email': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -290,6 +296,29 @@ export async function main(argv: string[]): Promise<number> {
         console.log(`Restored the backup of ${r.createdAt} into ${r.dataDir} (${r.blobs} files)`);
         return 0;
       }
+      case 'import-project':
+        return await withCore(config, async (core) => {
+          const folder = need(sub, 'project folder');
+          const r = await core.services.projectFolders.adminImport(folder, { ownerEmail: values['owner-email'], name: values.name });
+          const c = r.counts;
+          console.log(`Imported ${folder} as project ${r.project.id} ("${r.project.name}")`);
+          console.log(`  ${c.categories} categories, ${c.label_sets} label sets, ${c.labels} labels`);
+          console.log(`  ${c.documents} documents (${c.original_files} with their own file), ${c.pages} pages, ${c.characters} character boxes, ${c.page_images} page images`);
+          console.log(`  ${c.annotation_sets} annotation sets, ${c.annotations} annotations, ${c.missing_annotations} missing annotations`);
+          for (const [kind, map] of Object.entries(r.ids)) {
+            const pairs = Object.entries(map);
+            if (pairs.length) console.log(`  ${kind.replace('_', ' ')} ids: ${pairs.slice(0, 8).map(([from, to]) => `${from}->${to}`).join(' ')}${pairs.length > 8 ? ` ... (${pairs.length})` : ''}`);
+          }
+          return 0;
+        });
+      case 'export-project':
+        return await withCore(config, async (core) => {
+          const projectId = Number(need(sub, 'project id'));
+          if (!Number.isInteger(projectId)) throw new ConfigError(`The project id must be a number, got "${sub}".`);
+          const r = await core.services.projectFolders.adminExport(projectId, need(rest[0], 'folder to export into'));
+          console.log(`Exported project ${projectId} to ${r.dir}: ${r.counts.documents} documents, ${r.counts.annotations} annotations, ${r.counts.missing_annotations} missing annotations`);
+          return 0;
+        });
       case 'export-to-team': {
         // The desktop folder is --data-dir; the team server's own data folder only holds temporary files.
         const teamDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-export-'));
@@ -313,6 +342,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (err instanceof ValidationError) {
       console.error(`folio: ${Object.values(err.fields).flat().join(' ')}`);
+      return 1;
+    }
+    // A project folder that cannot be imported (400) or was imported before (409): the message says which.
+    if (err instanceof HttpError && err.status < 500) {
+      console.error(`folio: ${err.message}`);
       return 1;
     }
     const storage = storageProblem(err);

@@ -97,3 +97,72 @@ export function writeZip(entries: readonly ZipEntry[], options: ZipOptions = {})
   // comment length: 0
   return Buffer.concat([...parts, directory, end]);
 }
+
+/** A ZIP that cannot be read: not a ZIP, cut short, or using what this reader does not read. */
+export class ZipReadError extends Error {}
+
+export interface ZipReadEntry {
+  name: string;
+  /** Uncompressed size as the central directory says. */
+  size: number;
+  read(): Buffer;
+}
+
+/**
+ * The entries of a ZIP (the project-folder import, bbox.zip): the central directory, stored and deflated
+ * entries, no ZIP64, no encryption. `maxEntrySize` bounds what one entry may inflate to (a ZIP bomb is
+ * refused before it is inflated). Folders (names ending in /) are left out.
+ */
+export function readZip(zip: Buffer, options: { maxEntrySize?: number } = {}): ZipReadEntry[] {
+  const max = options.maxEntrySize ?? MAX_SIZE;
+  const eocd = endOfCentralDirectory(zip);
+  const count = zip.readUInt16LE(eocd + 10);
+  let at = zip.readUInt32LE(eocd + 16);
+  const entries: ZipReadEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    if (at + 46 > zip.length || zip.readUInt32LE(at) !== CENTRAL_HEADER) throw new ZipReadError('The ZIP is damaged: its central directory is broken.');
+    const flags = zip.readUInt16LE(at + 8);
+    const method = zip.readUInt16LE(at + 10);
+    const crc = zip.readUInt32LE(at + 16);
+    const compressedSize = zip.readUInt32LE(at + 20);
+    const size = zip.readUInt32LE(at + 24);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extraLength = zip.readUInt16LE(at + 30);
+    const commentLength = zip.readUInt16LE(at + 32);
+    const localHeader = zip.readUInt32LE(at + 42);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    at += 46 + nameLength + extraLength + commentLength;
+    if (name.endsWith('/')) continue;
+    if (flags & 1) throw new ZipReadError(`The ZIP entry ${name} is encrypted.`);
+    if (method !== STORED && method !== DEFLATED) throw new ZipReadError(`The ZIP entry ${name} uses compression method ${method}; only stored and deflated entries are read.`);
+    if (size > max) throw new ZipReadError(`The ZIP entry ${name} is ${size} bytes, more than ${max}.`);
+    entries.push({
+      name,
+      size,
+      read: () => {
+        if (localHeader + 30 > zip.length || zip.readUInt32LE(localHeader) !== LOCAL_HEADER) throw new ZipReadError(`The ZIP is damaged at ${name}.`);
+        const start = localHeader + 30 + zip.readUInt16LE(localHeader + 26) + zip.readUInt16LE(localHeader + 28);
+        const body = zip.subarray(start, start + compressedSize);
+        let out: Buffer;
+        try {
+          out = method === STORED ? Buffer.from(body) : zlib.inflateRawSync(body, { maxOutputLength: Math.max(size, 1) });
+        } catch (err) {
+          throw new ZipReadError(`The ZIP entry ${name} could not be inflated: ${(err as Error).message}`);
+        }
+        if (out.length !== size || zlib.crc32(out) !== crc) {
+          throw new ZipReadError(`The ZIP entry ${name} is damaged (its size or checksum does not match).`);
+        }
+        return out;
+      },
+    });
+  }
+  return entries;
+}
+
+function endOfCentralDirectory(zip: Buffer): number {
+  // The record sits at the end, followed by a comment of at most 64 KiB.
+  for (let at = zip.length - 22; at >= Math.max(0, zip.length - 22 - 0xffff); at--) {
+    if (zip.readUInt32LE(at) === END_OF_CENTRAL_DIRECTORY) return at;
+  }
+  throw new ZipReadError('This is not a ZIP file (no end of central directory).');
+}

@@ -17,6 +17,7 @@ import { AiModelService } from './aiModelService.ts';
 import { PostprocessService } from './postprocessService.ts';
 import { ReadAgainService } from './readAgainService.ts';
 import { ImportFolderService } from './importFolderService.ts';
+import { ProjectFolderService } from './projectFolderService.ts';
 import type { AiKind } from '../store/schema.ts';
 import type { Trainer } from '../ai/trainers/types.ts';
 import type { LoginLimits } from './loginThrottle.ts';
@@ -74,6 +75,7 @@ export function makeServices(deps: ServiceDeps) {
     readAgain,
     aiModels: new AiModelService(repos, uow, deps.blobs, deps.trainers, queue),
     importFolders: new ImportFolderService(repos, deps.dataDir, deps.importRoots ?? []),
+    projectFolders: new ProjectFolderService(repos, uow, deps.blobs),
   };
 }
 

@@ -359,6 +359,17 @@ export interface UploadKeysTable {
   created_at: string;
 }
 
+/** A project folder imported into a project (migration 0016). */
+export interface ProjectImportsTable {
+  id: Generated<number>;
+  project_id: number;
+  fingerprint: string;
+  source: string;
+  counts: string;
+  created_by: number | null;
+  created_at: string;
+}
+
 export interface FolioMigrationsTable {
   name: string;
   applied_at: string;
@@ -388,6 +399,7 @@ export interface Database {
   import_folders: ImportFoldersTable;
   import_folder_files: ImportFolderFilesTable;
   upload_keys: UploadKeysTable;
+  project_imports: ProjectImportsTable;
   folio_migrations: FolioMigrationsTable;
 }
 
@@ -420,6 +432,7 @@ export const codecs = {
   pages: rowCodec<'has_text_layer' | 'ocr'>(['has_text_layer', 'ocr']),
   aiModels: rowCodec<'active', { evaluation: object; training: object }>(['active'], ['evaluation', 'training']),
   importFolders: rowCodec<'enabled'>(['enabled']),
+  projectImports: rowCodec<never, { counts: Record<string, number> }>([], ['counts']),
 };
 /** A table's rows (Selectable, Insertable, Updateable) as the repositories return and accept them. */
 export type Row<R, C> = C extends RowCodec<infer B, infer J> ? Decoded<R, B, J> : never;
@@ -448,6 +461,7 @@ export type NewAiModel = Row<Insertable<AiModelsTable>, typeof codecs.aiModels>;
 export type AiModelUpdate = Row<Updateable<AiModelsTable>, typeof codecs.aiModels>;
 export type DocumentSetRow = Selectable<DocumentSetsTable>;
 export type ImportFolderRow = Row<Selectable<ImportFoldersTable>, typeof codecs.importFolders>;
+export type ProjectImportRow = Row<Selectable<ProjectImportsTable>, typeof codecs.projectImports>;
 export type ImportFolderUpdate = Row<Updateable<ImportFoldersTable>, typeof codecs.importFolders>;
 export type ImportFolderFileRow = Selectable<ImportFolderFilesTable>;
 export type UploadKeyRow = Selectable<UploadKeysTable>;

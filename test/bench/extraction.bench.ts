@@ -5,13 +5,18 @@
 // extracted against the dataset. Prints per-label and overall precision, recall and F1 (exact offsets,
 // and overlap), training seconds and extraction milliseconds per page, beside the aims of issue 4.
 // BENCH_LIBRARY=0 skips the library-level line (the same engine on the dataset's own text, no server).
+// BENCH_PROJECT=folder builds the project by importing the dataset's folder as it is instead (POST
+// projects/import/, docs/project-folders.md): the folder's own text, boxes and annotations, no uploads.
 import fs from 'node:fs';
 import { evaluate, score } from '../../main/ai/extraction/evaluate.ts';
 import { predictDocument } from '../../main/ai/extraction/model.ts';
 import { trainInWorker } from '../../main/ai/extraction/trainInWorker.ts';
 import type { Evaluation, LabelScore } from '../../main/ai/extraction/types.ts';
 import { loadDatasetDocuments, type DatasetCategory } from '../fixtures/payslipDataset.ts';
-import { createPayslipProject, payslipCategories, uploadPayslipDocuments } from '../helpers/payslipProject.ts';
+import { createPayslipProject, importPayslipProject, payslipCategories, uploadPayslipDocuments } from '../helpers/payslipProject.ts';
+import { PAYSLIPS_DIR } from '../fixtures/payslipPdf.ts';
+import { writeZip } from '../../main/domain/zip.ts';
+import path from 'node:path';
 import { readExtractions, scoreExtractions, trainExtractionAi } from '../helpers/payslipExtraction.ts';
 import { startFolio } from '../helpers/processes.ts';
 import { Client, tempDir } from '../helpers/testServer.ts';
@@ -46,9 +51,14 @@ try {
   await c.login(ADMIN.email, ADMIN.password);
   let started = performance.now();
   // Test documents are uploaded annotated too, so that the AI record's own evaluation has them.
-  const p = await createPayslipProject(c, { datasetStatuses: [2, 3] });
+  const fromFolder = process.env.BENCH_PROJECT === 'folder';
+  const files = (dir: string, rel = ''): string[] =>
+    fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(dir, `${rel}${e.name}/`) : [`${rel}${e.name}`]));
+  const p = fromFolder
+    ? await importPayslipProject(c, writeZip(files(PAYSLIPS_DIR).map((f) => ({ name: f, data: fs.readFileSync(path.join(PAYSLIPS_DIR, f)) }))))
+    : await createPayslipProject(c, { datasetStatuses: [2, 3] });
   const annotations = (await c.get(`/api/v3/annotations/?project=${p.projectId}&limit=1`)).body.count;
-  console.log(`Folio extraction benchmark over HTTP (${folio.url}): project built in ${seconds(performance.now() - started)} s, ${p.documents.length} documents, ${annotations} annotations`);
+  console.log(`Folio extraction benchmark over HTTP (${folio.url}): project ${fromFolder ? 'imported from the dataset folder' : 'built by uploads'} in ${seconds(performance.now() - started)} s, ${p.documents.length} documents, ${annotations} annotations`);
 
   const total = { tp: 0, fp: 0, fn: 0, extractionSeconds: 0, pages: 0, maxTrainingSeconds: 0 };
   for (const category of payslipCategories()) {

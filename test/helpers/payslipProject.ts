@@ -227,3 +227,23 @@ async function annotate(c: Client, p: PayslipProject, folioId: number, doc: Data
     }
   }
 }
+
+/**
+ * The payslip project by importing the dataset's folder as it is (POST projects/import/, docs/project-folders.md):
+ * the folder's own text, boxes and annotations, every document of it; the same maps as createPayslipProject.
+ */
+export async function importPayslipProject(c: Client, zip: Buffer): Promise<PayslipProject> {
+  const form = new FormData();
+  form.append('file', new Blob([zip as BlobPart], { type: 'application/zip' }), 'payslips.zip');
+  const res = await c.request('POST', '/api/v3/projects/import/', { raw: { data: form } });
+  if (res.status !== 201) throw new Error(`import of the payslip folder: ${res.status} ${res.text}`);
+  const r = res.body;
+  const toMap = (o: Record<string, number>) => new Map(Object.entries(o).map(([k, v]) => [Number(k), v]));
+  const categories = payslipCategories();
+  const byId = new Map(categories.flatMap((cat) => [2, 3, 4, 0].flatMap((s) => loadDatasetDocuments(cat.id, s))).map((d) => [d.id, d]));
+  const documents = Object.entries(r.ids.documents as Record<string, number>)
+    .map(([datasetId, folioId]) => ({ doc: byId.get(Number(datasetId)), folioId }))
+    .filter((x): x is { doc: DatasetDocument; folioId: number } => x.doc !== undefined)
+    .map(({ doc, folioId }) => ({ datasetId: doc.id, folioId, datasetStatus: doc.datasetStatus, categoryId: doc.categoryId }));
+  return { projectId: r.project.id, categories: toMap(r.ids.categories), labels: toMap(r.ids.labels), labelSets: toMap(r.ids.label_sets), documents };
+}

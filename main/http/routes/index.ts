@@ -2,6 +2,7 @@
 import type { RouteSpec } from '../route.ts';
 import { authRoutes } from './auth.ts';
 import { projectRoutes } from './projects.ts';
+import { projectFolderRoutes } from './projectFolders.ts';
 import { documentRoutes } from './documents.ts';
 import { annotationRoutes } from './annotations.ts';
 import { taxonomyRoutes } from './taxonomy.ts';
@@ -21,6 +22,7 @@ import { oidcRoutes } from '../oidcRoutes.ts';
 export const allRoutes: RouteSpec[] = [
   ...authRoutes,
   ...oidcRoutes,
+  ...projectFolderRoutes,
   ...projectRoutes,
   ...documentRoutes,
   ...annotationRoutes,

@@ -15,6 +15,7 @@ import * as m0012 from './0012_job_lanes.ts';
 import * as m0013 from './0013_sso_identities.ts';
 import * as m0014 from './0014_upload_keys.ts';
 import * as m0015 from './0015_public_links.ts';
+import * as m0016 from './0016_project_imports.ts';
 
 export interface Migration {
   name: string;
@@ -38,4 +39,5 @@ export const migrations: Migration[] = [
   { name: '0013_sso_identities', ...m0013 },
   { name: '0014_upload_keys', ...m0014 },
   { name: '0015_public_links', ...m0015 },
+  { name: '0016_project_imports', ...m0016 },
 ];

@@ -155,6 +155,11 @@ export class DocumentRepository {
     await this.db.updateTable('documents').set(documents.write({ ...changes, updated_at: now() })).where('id', '=', id).execute();
   }
 
+  /** Every document of a project, by id (a project folder's export). */
+  ofProject(projectId: number): Promise<DocumentRow[]> {
+    return this.db.selectFrom('documents').selectAll().where('project_id', '=', projectId).orderBy('id').execute().then(documents.readAll);
+  }
+
   /** A project's documents in one dataset status (training, test), optionally of one category, by id. */
   inDataset(projectId: number, datasetStatus: number, categoryId?: number): Promise<DocumentRow[]> {
     let q = this.db.selectFrom('documents').selectAll().where('project_id', '=', projectId).where('dataset_status', '=', datasetStatus);

@@ -13,6 +13,7 @@ import { EventRepository } from './eventRepository.ts';
 import { JobRepository } from './jobRepository.ts';
 import { AiModelRepository } from './aiModelRepository.ts';
 import { ImportFolderRepository } from './importFolderRepository.ts';
+import { ProjectImportRepository } from './projectImportRepository.ts';
 
 export interface Repos {
   users: UserRepository;
@@ -27,6 +28,7 @@ export interface Repos {
   jobs: JobRepository;
   aiModels: AiModelRepository;
   importFolders: ImportFolderRepository;
+  projectImports: ProjectImportRepository;
 }
 
 export function makeRepos(db: Db): Repos {
@@ -43,6 +45,7 @@ export function makeRepos(db: Db): Repos {
     jobs: new JobRepository(db),
     aiModels: new AiModelRepository(db),
     importFolders: new ImportFolderRepository(db),
+    projectImports: new ProjectImportRepository(db),
   };
 }
 

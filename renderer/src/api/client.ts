@@ -16,6 +16,7 @@ import type { DocumentSet, PostprocessDocument } from '../../../shared/schemas/p
 import type { ReadRegionRequest, ReadRegionResponse } from '../../../shared/schemas/readAgain.ts';
 import type { BackupStatus } from '../../../shared/schemas/backup.ts';
 import type { ImportFolder, ImportFolderCreate, ImportFolderPatch } from '../../../shared/schemas/importFolders.ts';
+import type { ProjectFolderReport } from '../../../shared/schemas/projectFolders.ts';
 import type { QueryValue, Transport } from './transport.ts';
 
 export type Envelope<S extends z.ZodType> = z.infer<ReturnType<typeof envelope<S>>>;
@@ -93,6 +94,10 @@ export class FolioClient {
   listProjects = (q: ListQuery = {}) => this.get<Envelope<typeof Project>>('/api/v3/projects/', q);
   getProject = (id: number) => this.get<ProjectOut>(`/api/v3/projects/${id}/`);
   createProject = (input: ProjectInput) => this.send<ProjectOut>('POST', '/api/v3/projects/', input);
+  /** A project folder in the SDK's layout, zipped, as a new project (docs/project-folders.md). */
+  importProjectFolder(input: { file: Blob; fileName: string; onProgress?: (sent: number, total: number) => void }) {
+    return this.transport.upload<z.infer<typeof ProjectFolderReport>>({ path: '/api/v3/projects/import/', fields: {}, fileField: 'file', file: input.file, fileName: input.fileName, onProgress: input.onProgress });
+  }
   updateProject = (id: number, changes: z.input<typeof ProjectPatch>) => this.send<ProjectOut>('PATCH', `/api/v3/projects/${id}/`, changes);
   /** Every language of spec 2.16 (about 120; the list is paged like any other, so ask for all at once). */
   ocrLanguages = async (): Promise<OcrLanguageOut[]> => (await this.get<Envelope<typeof OcrLanguage>>('/api/v3/ocr-languages/', { limit: 1000 })).results;

@@ -1,7 +1,8 @@
-// The user's projects: create one, open one.
+// The user's projects: create one, import one from a project folder, open one.
 import { useEffect } from 'react';
 import { useProjects } from '../state/projects.ts';
 import { CreateProjectForm } from './projects/CreateProjectForm.tsx';
+import { ImportProjectFolderForm } from './projects/ImportProjectFolderForm.tsx';
 import { ProjectList } from './projects/ProjectList.tsx';
 
 export function ProjectsView() {
@@ -13,6 +14,7 @@ export function ProjectsView() {
     <main className="page">
       <h1>Projects</h1>
       <CreateProjectForm />
+      <ImportProjectFolderForm />
       <ProjectList />
     </main>
   );

@@ -134,9 +134,10 @@ describe('search and pages', () => {
 });
 
 describe('failures', () => {
-  it('refuses a file that is no PDF it can read at upload, with the reason', async () => {
+  it('takes a file that is no PDF it can read, and fails it with the reason (the one failure path of damaged files)', async () => {
     const bad = await upload(s.admin, { project: t.project, sync: 'true' }, { name: 'broken.pdf', data: '%PDF-1.7\nthis is not really a PDF' });
-    expect(bad.status).toBe(400);
-    expect(bad.body.data_file[0]).toMatch(/damaged/);
+    expect(bad.status, bad.text).toBe(201);
+    expect(bad.body.status_data).toBe(111);
+    expect(bad.body.status_reason).toMatch(/damaged/);
   });
 });

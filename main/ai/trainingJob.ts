@@ -108,6 +108,9 @@ async function waitForUrgentWork(repos: Repos): Promise<void> {
   if (open > 0) throw new NotNowError(`Waiting: ${open} document job${open === 1 ? '' : 's'} someone waits for (a sync upload, say) come first.`, TRAINING_WAIT_MS);
 }
 
+/** The record's stage while its training waits for urgent document work. */
+const WAITING_STAGE = 'waiting for documents being processed';
+
 /** Urgent work came while training: the training stops, gives its turn back and starts again later. */
 class Preempted extends Error {}
 
@@ -122,7 +125,7 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
       try {
         await waitForUrgentWork(repos);
       } catch (err) {
-        await repos.aiModels.update(ai.id, { stage: 'waiting for documents being processed' });
+        if (ai.stage !== WAITING_STAGE) await repos.aiModels.update(ai.id, { stage: WAITING_STAGE });
         throw err;
       }
       await repos.aiModels.update(ai.id, { status: 'training', progress: 0, stage: 'starting', started_at: now(), error: null });
@@ -156,7 +159,7 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
         clearInterval(watch);
         await writing;
         if (err instanceof TrainingCancelled && preempt.signal.aborted && !ctx.signal.aborted) {
-          await repos.aiModels.update(ai.id, { status: 'queued', progress: 0, stage: 'waiting for documents being processed' });
+          await repos.aiModels.update(ai.id, { status: 'queued', progress: 0, stage: WAITING_STAGE });
           throw new NotNowError('Stopped: document work someone waits for (a sync upload, say) came while training; it starts again after that.', TRAINING_WAIT_MS);
         }
         if (err instanceof TrainingCancelled) throw err; // the runner hands the job back on stop

@@ -13,6 +13,8 @@ export interface Config {
   maxUploadBytes: number;
   /** How long a sync=true upload waits for processing before answering with the document as it stands. */
   syncTimeoutMs: number;
+  /** Continuous learning's wait after a finished review before it trains (FOLIO_LEARNING_DELAY_SECONDS; docs/continuous-learning.md). */
+  learningDelayMs: number;
   adminEmail?: string;
   adminPassword?: string;
   /** Host names besides loopback the API answers to (FOLIO_ALLOWED_HOSTS; main/http/hostCheck.ts). */
@@ -128,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     maxBodyBytes: mb('FOLIO_MAX_BODY_MB', 2),
     maxUploadBytes: mb('FOLIO_MAX_UPLOAD_MB', 200),
     syncTimeoutMs: seconds('FOLIO_SYNC_TIMEOUT_S', 300),
+    learningDelayMs: seconds('FOLIO_LEARNING_DELAY_SECONDS', 30),
     adminEmail: env.FOLIO_ADMIN_EMAIL || undefined,
     adminPassword: env.FOLIO_ADMIN_PASSWORD || undefined,
     allowedHosts: list('FOLIO_ALLOWED_HOSTS'),

@@ -131,7 +131,7 @@ export async function openCore(config: Config, opts: OpenCoreOptions = { lock: t
       waitUntilProcessed: (id: number) => jobs.waitUntilProcessed(id),
     };
     const signIn = { oidc: config.oidc, localLogin: config.localLogin, adminEmail: config.adminEmail };
-    const services = makeServices({ repos, uow, blobs, secret, queue, pipeline, dataDir: config.dataDir, importRoots: config.importRoots, trainers: TRAINERS, loginLimits: config.loginLimits, callbackPolicy, signIn });
+    const services = makeServices({ repos, uow, blobs, secret, queue, pipeline, dataDir: config.dataDir, importRoots: config.importRoots, trainers: TRAINERS, loginLimits: config.loginLimits, callbackPolicy, signIn, learningDelayMs: config.learningDelayMs });
     const mailer = new Mailer(repos.events, loadSmtpSettings(process.env));
     let publicUrl = `http://${config.host}:${config.port}`;
     const processor = new DocumentProcessor({ repos, blobs, dataDir: config.dataDir, limits });

@@ -7,7 +7,8 @@ import type { Repos, UnitOfWork } from '../store/repositories/index.ts';
 import type { AiKind, AiModelRow, JobRow } from '../store/schema.ts';
 import type { BlobStore } from '../blobs/blobStore.ts';
 import type { JobContext, JobHandler, JobQueue } from '../jobs/queue.ts';
-import { jobs, NOTIFY_TRAINED, TRAIN_AI } from '../jobs/kinds.ts';
+import { NotNowError } from '../jobs/queue.ts';
+import { ANALYZE_DOCUMENT, jobs, NOTIFY_TRAINED, PROCESS_DOCUMENT, READ_AGAIN, TRAIN_AI } from '../jobs/kinds.ts';
 import { now } from '../store/db.ts';
 import { NothingToTrain, type AiEvaluation, type Trainer } from './trainers/types.ts';
 import { TrainingCancelled } from './extraction/index.ts';
@@ -40,6 +41,20 @@ function beatsActive(candidate: AiEvaluation | null, active: AiEvaluation | null
   return candidate !== null;
 }
 
+/**
+ * Why a new model was or was not made active, as the record keeps it (`training.activation`) and the API
+ * answers it (`activation`): its score and the active one's on the same test documents, or why there was
+ * nothing to compare.
+ */
+export interface Activation {
+  activated: boolean;
+  reason: string;
+  score: number | null;
+  active_ai: number | null;
+  active_score: number | null;
+  test_documents: number | null;
+}
+
 /** A new model file scored against the active model of its scope, on the same test documents. */
 export interface Comparison {
   evaluation: AiEvaluation | null;
@@ -47,6 +62,25 @@ export interface Comparison {
   activeEvaluation: AiEvaluation | null;
   /** The new model should take over (beatsActive). */
   wins: boolean;
+  activation: Activation;
+}
+
+const figure = (e: AiEvaluation) => `${e.metric === 'f1' ? 'F1' : 'accuracy'} ${e.score.toFixed(3)}`;
+
+/** The reason beatsActive decided as it did, in words. */
+function activationOf(evaluation: AiEvaluation | null, active: AiModelRow | undefined, activeEvaluation: AiEvaluation | null, wins: boolean): Activation {
+  const base = { activated: wins, score: evaluation?.score ?? null, active_ai: active?.id ?? null, active_score: activeEvaluation?.score ?? null, test_documents: evaluation?.documents ?? activeEvaluation?.documents ?? null };
+  if (!active) return { ...base, reason: evaluation ? `no active AI: made active (${figure(evaluation)} on ${evaluation.documents} test documents)` : 'no active AI: made active (no test documents to score it on)' };
+  if (evaluation && activeEvaluation) {
+    const on = `on the same ${evaluation.documents} test document${evaluation.documents === 1 ? '' : 's'}`;
+    return wins
+      ? { ...base, reason: `better than the active AI ${active.id}: ${figure(evaluation)} against ${activeEvaluation.score.toFixed(3)} ${on}` }
+      : { ...base, reason: `not better than the active AI ${active.id}: ${figure(evaluation)} against ${activeEvaluation.score.toFixed(3)} ${on}; the active AI stays` };
+  }
+  if (!evaluation && !activeEvaluation) return { ...base, reason: `no test documents: nothing to compare, so the newer AI replaces the active AI ${active.id}` };
+  return evaluation
+    ? { ...base, reason: `the active AI ${active.id} could not be scored (its file does not read): the new one, ${figure(evaluation)}, replaces it` }
+    : { ...base, reason: `the new AI could not be scored; the active AI ${active.id} (${figure(activeEvaluation!)}) stays` };
 }
 
 export async function compareWithActive(repos: Repos, blobs: BlobStore, trainer: Trainer, scope: AiModelRow, file: string): Promise<Comparison> {
@@ -54,8 +88,31 @@ export async function compareWithActive(repos: Repos, blobs: BlobStore, trainer:
   const files = [file];
   if (active?.model_blob) files.push((await blobs.read(active.model_blob)).toString('utf8'));
   const [evaluation, activeEvaluation = null] = await trainer.evaluate(repos, scope, files);
-  return { evaluation, active, activeEvaluation, wins: beatsActive(evaluation, activeEvaluation, !!active) };
+  const wins = beatsActive(evaluation, activeEvaluation, !!active);
+  return { evaluation, active, activeEvaluation, wins, activation: activationOf(evaluation, active, activeEvaluation, wins) };
 }
+
+/**
+ * The jobs someone waits for when urgent (jobRepository.ts isUrgent): a sync upload's OCR and extraction, a
+ * retry, a reading again, a document a reviewer opened. No training runs while one of them is open.
+ */
+const PIPELINE_KINDS = [PROCESS_DOCUMENT, READ_AGAIN, ANALYZE_DOCUMENT];
+/** How long a training that gave its turn back waits before it looks again. */
+export const TRAINING_WAIT_MS = 1_000;
+/** How often a running training looks for urgent work that has come since it started. */
+const PREEMPT_POLL_MS = 250;
+
+/** Throws NotNowError while urgent pipeline work is open: the training waits, its attempt not counted. */
+async function waitForUrgentWork(repos: Repos): Promise<void> {
+  const open = await repos.jobs.countUrgentOpen(PIPELINE_KINDS);
+  if (open > 0) throw new NotNowError(`Waiting: ${open} document job${open === 1 ? '' : 's'} someone waits for (a sync upload, say) come first.`, TRAINING_WAIT_MS);
+}
+
+/** The record's stage while its training waits for urgent document work. */
+const WAITING_STAGE = 'waiting for documents being processed';
+
+/** Urgent work came while training: the training stops, gives its turn back and starts again later. */
+class Preempted extends Error {}
 
 export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandler> {
   const { repos } = deps;
@@ -65,7 +122,23 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
       if (!ai || ai.status === 'done' || ai.status === 'failed') return;
       const trainer = deps.trainers[ai.kind];
       if (!trainer) throw new Error(`No trainer for ${ai.kind} AIs in this version.`);
+      try {
+        await waitForUrgentWork(repos);
+      } catch (err) {
+        if (ai.stage !== WAITING_STAGE) await repos.aiModels.update(ai.id, { stage: WAITING_STAGE });
+        throw err;
+      }
       await repos.aiModels.update(ai.id, { status: 'training', progress: 0, stage: 'starting', started_at: now(), error: null });
+      // Urgent work that comes while training stops it at once (the worker thread is ended): it never runs
+      // beside a sync upload's extraction, and starts again from the beginning once that is done.
+      const preempt = new AbortController();
+      const watch = setInterval(() => {
+        void repos.jobs.countUrgentOpen(PIPELINE_KINDS).then((n) => {
+          if (n > 0 && !preempt.signal.aborted) preempt.abort(new Preempted('urgent document work came'));
+        }, () => {});
+      }, PREEMPT_POLL_MS);
+      watch.unref();
+      const signal = AbortSignal.any([ctx.signal, preempt.signal]);
       // Progress writes are serialized and never awaited by training: a slow disk must not slow the learner.
       let writing = Promise.resolve();
       let lastPercent = -1;
@@ -80,17 +153,24 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
       };
       let output;
       try {
-        output = await trainer.train({ repos, model: ai, signal: ctx.signal, onProgress });
+        output = await trainer.train({ repos, model: ai, signal, onProgress });
+        if (preempt.signal.aborted && !ctx.signal.aborted) throw new TrainingCancelled();
       } catch (err) {
+        clearInterval(watch);
         await writing;
+        if (err instanceof TrainingCancelled && preempt.signal.aborted && !ctx.signal.aborted) {
+          await repos.aiModels.update(ai.id, { status: 'queued', progress: 0, stage: WAITING_STAGE });
+          throw new NotNowError('Stopped: document work someone waits for (a sync upload, say) came while training; it starts again after that.', TRAINING_WAIT_MS);
+        }
         if (err instanceof TrainingCancelled) throw err; // the runner hands the job back on stop
         if (!(err instanceof NothingToTrain)) throw err; // retried, then onTrainingFailed
         await ctx.completeWith((r) => finishFailed(deps.queue, r, ai, err.message));
         return;
       }
+      clearInterval(watch);
       await writing;
       await repos.aiModels.update(ai.id, { progress: 95, stage: 'evaluating' });
-      const { evaluation, active, activeEvaluation, wins } = await compareWithActive(repos, deps.blobs, trainer, ai, output.file);
+      const { evaluation, active, activeEvaluation, wins, activation } = await compareWithActive(repos, deps.blobs, trainer, ai, output.file);
       const blob = await deps.blobs.put(Buffer.from(output.file, 'utf8'));
       await ctx.completeWith(async (r) => {
         await r.aiModels.update(ai.id, {
@@ -98,7 +178,8 @@ export function trainingHandlers(deps: TrainingJobDeps): Record<string, JobHandl
           progress: 100,
           stage: 'done',
           evaluation: evaluation ?? null,
-          training: { ...output.training, compared_with: active ? { id: active.id, evaluation: activeEvaluation } : null },
+          // What continuous learning wrote when it asked for the training (its trigger) stays beside the trainer's figures.
+          training: { ...((ai.training ?? {}) as object), ...output.training, compared_with: active ? { id: active.id, evaluation: activeEvaluation } : null, activation },
           model_blob: blob.key,
           model_size: blob.size,
           finished_at: now(),

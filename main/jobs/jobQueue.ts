@@ -50,6 +50,7 @@ export async function enqueue(repos: JobRepos, opts: EnqueueOptions): Promise<Jo
     maxAttempts: opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     fairKey: opts.fairKey ?? null,
     urgent: opts.urgent ?? false,
+    runAfter: opts.delayMs ? new Date(Date.now() + opts.delayMs).toISOString() : undefined,
   });
   // Sent before the caller commits: a woken runner's claim goes through the same SQLite connection,
   // which is busy until the transaction ends, so it finds the job once committed (and nothing if it

@@ -14,6 +14,7 @@ export const SEND_CALLBACK = 'send-callback';
 export const NOTIFY_ASSIGNEE = 'notify-assignee';
 export const TRAIN_AI = 'train-ai';
 export const NOTIFY_TRAINED = 'notify-trained';
+export const LEARN_FROM_REVIEWS = 'learn-from-reviews';
 
 export type JobKind =
   | typeof PROCESS_DOCUMENT
@@ -22,7 +23,8 @@ export type JobKind =
   | typeof SEND_CALLBACK
   | typeof NOTIFY_ASSIGNEE
   | typeof TRAIN_AI
-  | typeof NOTIFY_TRAINED;
+  | typeof NOTIFY_TRAINED
+  | typeof LEARN_FROM_REVIEWS;
 
 type Doc = Pick<DocumentRow, 'id'>;
 /** Whose work a document's processing is: its project and uploader (fair queueing, queue.ts). */
@@ -91,4 +93,17 @@ export const jobs = {
 
   /** The email that tells the requester a training ended, either way (committed with the result). */
   notifyTrained: (ai: Pick<AiModelRow, 'id'>): JobRequest => ({ kind: NOTIFY_TRAINED, payload: { aiId: ai.id }, dedupeKey: `notify-trained:${ai.id}`, maxAttempts: DELIVERY_ATTEMPTS }),
+
+  /**
+   * Continuous learning (ai/continuousLearning.ts): a finished review asks for a new extraction AI of the
+   * category, `delayMs` later. Reviews sent while it waits join it (the key); it frees the key when it starts,
+   * so that reviews from then on ask for the next one. One attempt more than a training's.
+   */
+  learnFromReviews: (category: { id: number; project_id: number }, delayMs: number): JobRequest => ({
+    kind: LEARN_FROM_REVIEWS,
+    payload: { categoryId: category.id, projectId: category.project_id },
+    dedupeKey: `learn:${category.id}`,
+    delayMs,
+    maxAttempts: 3,
+  }),
 } satisfies Record<string, (...args: never[]) => JobRequest>;

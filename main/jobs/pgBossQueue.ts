@@ -123,12 +123,13 @@ export class PgBossJobQueue<R extends JobRepos = Repos> implements JobQueue<R> {
       maxAttempts: request.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       fairKey: request.fairKey ?? null,
       urgent: request.urgent ?? false,
+      runAfter: request.delayMs ? new Date(Date.now() + request.delayMs).toISOString() : undefined,
       // Read outside the caller's serializable transaction, on pg-boss's connections (not the store's pool,
       // which the senders' transactions hold): a place one send early or late costs nothing, while a read of
       // the queue inside every upload made concurrent uploads fail each other.
       priority: (await this.placeInQueue(request.kind, request.fairKey ?? null)) + (request.urgent ? URGENT_PRIORITY : 0),
     });
-    if (created) await this.sendMessage(tx, job);
+    if (created) await this.sendMessage(tx, job, request.delayMs ? job.run_after : undefined);
     return job;
   }
 
@@ -399,6 +400,12 @@ export class PgBossWorker<R extends JobRepos = Repos> implements JobWorker {
         if (!(await rowLedger.release(tx, job, owner))) return false;
         await q.completeMessage(tx, kind, messageId);
         await q.sendMessage(tx, job);
+        return true;
+      },
+      defer: async (tx, job, owner, runAfter, reason) => {
+        if (!(await rowLedger.defer(tx, job, owner, runAfter, reason))) return false;
+        await q.completeMessage(tx, kind, messageId);
+        await q.sendMessage(tx, job, runAfter);
         return true;
       },
     };

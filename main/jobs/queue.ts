@@ -70,6 +70,17 @@ export class RetryLaterError extends Error {
   }
 }
 
+/**
+ * Thrown by a handler that must not run now (a training while a sync upload is being extracted): the job
+ * gives its turn back, the attempt not counted, and is due again in `afterMs`. Both queues keep it durable
+ * (the row's run_after; on pg-boss a new message due then), so a restart meanwhile changes nothing.
+ */
+export class NotNowError extends Error {
+  constructor(message: string, readonly afterMs: number) {
+    super(message);
+  }
+}
+
 /** Why a job that kept bringing the process down was given up: onFailed receives it. */
 export class JobSetAsideError extends Error {}
 
@@ -89,6 +100,8 @@ export interface JobRequest {
   fairKey?: string;
   /** Ahead of every batch: someone waits for it (a sync upload, a document a reviewer opened). */
   urgent?: boolean;
+  /** Not before this many milliseconds from now (a debounce: the continuous learning's wait for more reviews). */
+  delayMs?: number;
 }
 
 export interface JobContext<P = any, R extends JobRepos = Repos> {

@@ -15,11 +15,12 @@ import type { Trainer } from '../ai/trainers/types.ts';
 import type { Mailer } from '../events/mailer.ts';
 import type { CallbackPolicy } from '../events/callbackTargets.ts';
 import type { JobHandler, JobQueue, JobWorker } from './queue.ts';
-import { ANALYZE_DOCUMENT, jobs, NOTIFY_ASSIGNEE, NOTIFY_TRAINED, PROCESS_DOCUMENT, READ_AGAIN, SEND_CALLBACK, TRAIN_AI, type JobKind } from './kinds.ts';
+import { ANALYZE_DOCUMENT, jobs, LEARN_FROM_REVIEWS, NOTIFY_ASSIGNEE, NOTIFY_TRAINED, PROCESS_DOCUMENT, READ_AGAIN, SEND_CALLBACK, TRAIN_AI, type JobKind } from './kinds.ts';
 import { processingFailed, readingAgainFailed, type AfterProcessing, type DocumentProcessor } from '../pipeline/processor.ts';
 import { analysisHandlers, enqueueAnalysis } from '../ai/analysis.ts';
 import { ModelFiles } from '../ai/modelFiles.ts';
 import { onTrainingFailed, trainingHandlers } from '../ai/trainingJob.ts';
+import { learningHandlers } from '../ai/continuousLearning.ts';
 import { eventJobHandlers } from '../events/eventJobs.ts';
 import { processingEnded } from '../domain/documentStatus.ts';
 
@@ -33,7 +34,8 @@ import { processingEnded } from '../domain/documentStatus.ts';
  * - delivery: completion callbacks and emails, to servers Folio does not control. Several at once, one
  *   attempt a run (events/eventJobs.ts): a receiver that stalls holds up one slot, never processing.
  * - training: AI trainings, apart so that a long training never holds up document processing (nor the
- *   reverse).
+ *   reverse), and continuous learning's decisions to train (ai/continuousLearning.ts). A training gives its
+ *   turn back while urgent document work is open (ai/trainingJob.ts), so it never slows a sync upload.
  */
 export type WorkerName = 'documents' | 'analysis' | 'delivery' | 'training';
 const LANES: Record<WorkerName, { concurrency: number }> = {
@@ -114,6 +116,8 @@ export const registry: Record<JobKind, Registration> = {
   /** ai/trainingJob.ts: two attempts (kinds.ts); after the last the record is failed and its requester told. */
   [TRAIN_AI]: { worker: 'training', handler: (d) => training(d)[TRAIN_AI], onFailed: (job, error, r, d) => onTrainingFailed(d.queue, job, error, r) },
   [NOTIFY_TRAINED]: { worker: 'delivery', handler: (d) => training(d)[NOTIFY_TRAINED] },
+  /** ai/continuousLearning.ts: a finished review's request for a new AI of its category, debounced (kinds.ts). */
+  [LEARN_FROM_REVIEWS]: { worker: 'training', handler: (d) => learningHandlers({ repos: d.repos, uow: d.uow, queue: d.queue })[LEARN_FROM_REVIEWS] },
 };
 
 /** Every kind Folio runs (the PostgreSQL queue makes a pg-boss queue of each at start-up). */

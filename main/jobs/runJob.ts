@@ -4,7 +4,7 @@
 // stops, or failed with onFailed in the same transaction. The queues differ only in their `JobLedger`:
 // how a job's end is written (SQLite: the row; pg-boss: the row and its message, in one transaction).
 import type { JobRow } from '../store/schema.ts';
-import { JobSetAsideError, PermanentJobError, RetryLaterError, type JobContext, type JobHandler, type JobOutcome, type JobRepos, type UnitOfWorkOf } from './queue.ts';
+import { JobSetAsideError, NotNowError, PermanentJobError, RetryLaterError, type JobContext, type JobHandler, type JobOutcome, type JobRepos, type UnitOfWorkOf } from './queue.ts';
 
 export interface BackoffOptions {
   /** Delay after the first failed attempt; it doubles with every further one. */
@@ -42,6 +42,8 @@ export interface JobLedger<R extends JobRepos> {
   retry(tx: R, job: JobRow, owner: string, runAfter: string, error: string): Promise<boolean>;
   /** Back to the queue at once, the attempt not counted: the worker stopped it at a safe point. */
   release(tx: R, job: JobRow, owner: string): Promise<boolean>;
+  /** Back to the queue, due at `runAfter`, the attempt not counted: the handler gave its turn back (NotNowError). */
+  defer(tx: R, job: JobRow, owner: string, runAfter: string, reason: string): Promise<boolean>;
 }
 
 /** The row alone: SQLite's ledger (and the first half of pg-boss's). */
@@ -50,6 +52,7 @@ export const rowLedger: JobLedger<JobRepos> = {
   failed: (tx, job, owner, error) => tx.jobs.markFailed(job.id, owner, error),
   retry: (tx, job, owner, runAfter, error) => tx.jobs.requeue(job.id, owner, runAfter, error),
   release: (tx, job, owner) => tx.jobs.release(job.id, owner),
+  defer: (tx, job, owner, runAfter, reason) => tx.jobs.defer(job.id, owner, runAfter, reason),
 };
 
 /** What a worker gives the executor. */
@@ -105,6 +108,9 @@ export async function executeJob<R extends JobRepos>(job: JobRow, h: Holder<R>):
       h.announce(job, 'done');
     } else if (signal.aborted) {
       await uow((trx) => ledger.release(trx, job, owner));
+    } else if (error instanceof NotNowError) {
+      const runAfter = new Date(Date.now() + error.afterMs).toISOString();
+      await uow((trx) => ledger.defer(trx, job, owner, runAfter, error.message));
     } else if (job.attempts >= job.max_attempts || error instanceof PermanentJobError) {
       await failJob(job, owner, error, h);
     } else {

@@ -23,6 +23,8 @@ export function aiModelOut(ai: AiModelRow): z.infer<typeof AiModel> {
     evaluation: ai.evaluation as z.infer<typeof AiModel>['evaluation'],
     training,
     training_seconds: typeof training?.seconds === 'number' ? training.seconds : null,
+    activation: (training?.activation as z.infer<typeof AiModel>['activation'] | undefined) ?? null,
+    trigger: training?.trigger === 'continuous-learning' ? 'continuous-learning' : 'manual',
     file_url: ai.model_blob ? `/aimodel/file/${ai.id}/` : null,
     model_size: ai.model_size,
     created_by: ai.created_by,

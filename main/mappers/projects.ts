@@ -9,6 +9,7 @@ export const projectOut = (p: ProjectRow) => ({
   created_by: p.created_by,
   ocr_languages: p.ocr_languages,
   splitting_enabled: p.splitting_enabled,
+  continuous_learning: p.continuous_learning,
   created_at: isoOut(p.created_at),
   updated_at: isoOut(p.updated_at),
 });

@@ -79,7 +79,7 @@ export class AiModelService {
       throw ValidationError.of('file', `Not a Folio ${AI_NAMES[kind]} model file: ${(err as Error).message}.`);
     }
     const draft = { kind, project_id: projectId, category_id: categoryId } as AiModelRow;
-    const { evaluation, wins } = await compareWithActive(this.repos, this.blobs, trainer, draft, text);
+    const { evaluation, wins, activation } = await compareWithActive(this.repos, this.blobs, trainer, draft, text);
     const blob = await this.blobs.put(Buffer.from(text, 'utf8'));
     const t = new Date().toISOString();
     return this.uow(async (r) => {
@@ -94,7 +94,7 @@ export class AiModelService {
         name: scope.name ?? file.originalname,
         description: scope.description ?? '',
         evaluation: evaluation ?? null,
-        training: null,
+        training: { activation },
         model_blob: blob.key,
         model_size: blob.size,
         error: null,

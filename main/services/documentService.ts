@@ -15,6 +15,7 @@ import { HttpError, NotFoundError, UniqueViolation, ValidationError } from '../d
 import { documentForMember, isMember, projectForField, publicDocument } from './access.ts';
 import { DATASET_STATUS_NAMES, DatasetStatus, DocumentStatus, statusName } from '../domain/documentStatus.ts';
 import { reviewBlockers } from '../domain/reviewRules.ts';
+import { learningDatasetStatus } from '../domain/learningSplit.ts';
 import { enqueueAnalysis } from '../ai/analysis.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { jobs } from '../jobs/kinds.ts';
@@ -46,6 +47,9 @@ export interface UploadOptions {
    */
   idempotencyKey?: string;
 }
+
+/** Continuous learning's default wait after a finished review (docs/continuous-learning.md). */
+export const DEFAULT_LEARNING_DELAY_MS = 30_000;
 
 /** How long an upload's idempotency key is kept: a retry within this time finds the first upload. */
 export const UPLOAD_KEY_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -98,6 +102,8 @@ export class DocumentService {
     private readonly pipeline: DocumentPipelineHook = noPipeline,
     /** Why a callback_url is refused as far as the URL tells (a literal private or metadata address), or null. */
     private readonly callbackRefusal: (url: string) => string | null = () => null,
+    /** How long continuous learning waits after a finished review for more before it trains (FOLIO_LEARNING_DELAY_SECONDS). */
+    private readonly learningDelayMs = DEFAULT_LEARNING_DELAY_MS,
   ) {}
 
   /** A 400 at the time the URL is given, rather than a refusal recorded after processing. */
@@ -380,6 +386,26 @@ export class DocumentService {
       const changed = (await r.documents.findById(doc.id))!;
       const reasons = reviewBlockers(this.annotations.reviewSets(await this.annotations.documentTree(changed, r)));
       if (reasons.length) throw new ValidationError({ is_reviewed: reasons });
+      if (!doc.is_reviewed) await this.learnFromReview(r, changed, c.dataset_status !== undefined);
+    }
+  }
+
+  /**
+   * Continuous learning (docs/continuous-learning.md), in the transaction that finishes the review: a
+   * document whose dataset status is still None joins the training data, or 1 in 5 the test data
+   * (domain/learningSplit.ts); a status the reviewer set (before, or in this same request) is never
+   * changed. A training document then asks for a new AI of its category, debounced (jobs/kinds.ts).
+   */
+  private async learnFromReview(r: Repos, doc: DocumentRow, datasetGiven: boolean): Promise<void> {
+    const project = await r.projects.findById(doc.project_id);
+    if (!project?.continuous_learning) return;
+    let dataset = doc.dataset_status;
+    if (dataset === DatasetStatus.NONE && !datasetGiven) {
+      dataset = learningDatasetStatus(doc.project_id, doc.id);
+      await r.documents.update(doc.id, { dataset_status: dataset });
+    }
+    if (dataset === DatasetStatus.TRAINING && doc.category_id !== null && doc.status === DocumentStatus.DONE) {
+      await this.queue.send(r, jobs.learnFromReviews({ id: doc.category_id, project_id: doc.project_id }, this.learningDelayMs));
     }
   }
 

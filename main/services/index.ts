@@ -46,6 +46,8 @@ export interface ServiceDeps {
   callbackPolicy?: CallbackPolicy;
   /** Sign-in besides passwords (Config.oidc, .localLogin, .adminEmail): single sign-on through main/auth/ when `oidc` is set. */
   signIn?: { oidc?: OidcConfig; localLogin: boolean; adminEmail?: string };
+  /** Continuous learning's wait after a finished review (Config.learningDelayMs; docs/continuous-learning.md). */
+  learningDelayMs?: number;
 }
 
 export function makeServices(deps: ServiceDeps) {
@@ -54,7 +56,7 @@ export function makeServices(deps: ServiceDeps) {
   const annotations = new AnnotationService(repos, uow);
   const { callbackPolicy } = deps;
   const readAgain = new ReadAgainService(repos, uow, deps.blobs, annotations, deps.dataDir, queue);
-  const documents = new DocumentService(repos, uow, deps.blobs, annotations, queue, deps.pipeline, callbackPolicy && ((url) => callbackUrlProblem(url, callbackPolicy)));
+  const documents = new DocumentService(repos, uow, deps.blobs, annotations, queue, deps.pipeline, callbackPolicy && ((url) => callbackUrlProblem(url, callbackPolicy)), deps.learningDelayMs);
   const { signIn } = deps;
   const passwordsOffFor = signIn?.oidc && !signIn.localLogin ? signIn.oidc.name : undefined;
   const auth = new AuthService(repos, secret, { limits: deps.loginLimits, passwordsOffFor });

@@ -15,6 +15,8 @@ export interface ProjectInput {
   name?: string;
   ocr_languages?: string[];
   splitting_enabled?: boolean;
+  /** Finished reviews train the AI (docs/continuous-learning.md); true for a new project unless given. */
+  continuous_learning?: boolean;
 }
 
 export class ProjectService {
@@ -93,13 +95,15 @@ export class ProjectService {
     const codes = this.ocrCodes(input.ocr_languages);
     return this.uow(async (r) => {
       const project = await r.projects.create(input.name, user.id, codes);
-      return input.splitting_enabled ? r.projects.update(project.id, { splittingEnabled: true }) : project;
+      // New projects learn from their reviews unless asked not to; the column's default (false) is for
+      // the projects made before the setting existed, which keep their behaviour.
+      return r.projects.update(project.id, { splittingEnabled: input.splitting_enabled || undefined, continuousLearning: input.continuous_learning ?? true });
     });
   }
 
   async update(user: UserRow, id: number, input: ProjectInput): Promise<ProjectRow> {
     await projectForOwner(this.repos, user, id, "change the project's settings");
-    return this.repos.projects.update(id, { name: input.name, ocrLanguages: this.ocrCodes(input.ocr_languages), splittingEnabled: input.splitting_enabled });
+    return this.repos.projects.update(id, { name: input.name, ocrLanguages: this.ocrCodes(input.ocr_languages), splittingEnabled: input.splitting_enabled, continuousLearning: input.continuous_learning });
   }
 
   async remove(user: UserRow, id: number): Promise<void> {

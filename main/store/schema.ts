@@ -46,6 +46,8 @@ export interface ProjectsTable {
   ocr_languages: Generated<string>;
   /** 1: multi-page uploads go through the splitting AI (migration 0006). */
   splitting_enabled: Generated<number>;
+  /** 1: finished reviews join the training/test data and train the category's AI (migration 0018; docs/continuous-learning.md). */
+  continuous_learning: Generated<number>;
   created_by: number | null;
   created_at: string;
   updated_at: string;
@@ -419,7 +421,7 @@ export interface StoredProposedDocument {
 export const codecs = {
   users: rowCodec<'is_admin'>(['is_admin']),
   ssoIdentities: rowCodec<'vouched'>(['vouched']),
-  projects: rowCodec<'splitting_enabled', { ocr_languages: string[] }>(['splitting_enabled'], ['ocr_languages']),
+  projects: rowCodec<'splitting_enabled' | 'continuous_learning', { ocr_languages: string[] }>(['splitting_enabled', 'continuous_learning'], ['ocr_languages']),
   labelSets: rowCodec<'has_multiple_sections' | 'is_default'>(['has_multiple_sections', 'is_default']),
   documents: rowCodec<'is_reviewed' | 'category_is_revised' | 'is_public', { proposed_split: StoredProposedDocument[] }>(
     ['is_reviewed', 'category_is_revised', 'is_public'],

@@ -115,6 +115,17 @@ export const AiEvaluation = z
   .catchall(z.unknown())
   .describe('per label (extraction), per category (categorization) or per split point (splitting) details besides');
 
+export const AiActivation = z
+  .object({
+    activated: z.boolean().describe('whether it was made active when its training ended'),
+    reason: z.string().describe('why: its score against the active AI\'s on the same test documents, "no test documents" or "no active AI"'),
+    score: z.number().nullable().describe('its score on the test documents; null when there were none'),
+    active_ai: Id.nullable().describe('the AI that was active then; null when there was none'),
+    active_score: z.number().nullable().describe('that AI\'s score on the same test documents'),
+    test_documents: z.number().int().nullable(),
+  })
+  .describe('why the AI was or was not made active at the end of its training (or upload); docs/continuous-learning.md');
+
 export const AiModel = z.object({
   id: Id,
   kind: z.enum(['extraction', 'categorization', 'splitting']),
@@ -132,6 +143,8 @@ export const AiModel = z.object({
   evaluation: AiEvaluation.nullable(),
   training: z.record(z.string(), z.unknown()).nullable(),
   training_seconds: z.number().nullable(),
+  activation: AiActivation.nullable().describe('null until it was trained, and for AIs trained before Folio recorded it'),
+  trigger: z.enum(['manual', 'continuous-learning']).describe('who asked for the training: someone (or an upload), or continuous learning after reviews'),
   file_url: z.string().nullable().describe('download of the model file once it is done'),
   model_size: z.number().int().nullable(),
   created_by: Id.nullable(),

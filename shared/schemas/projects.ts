@@ -13,6 +13,9 @@ export const ProjectCreate = z.object({
   name: Name,
   ocr_languages: OcrLanguages.optional(),
   splitting_enabled: FormBool.optional().describe('multi-page uploads are checked by the splitting AI (spec 2.11); default false'),
+  continuous_learning: FormBool.optional().describe(
+    'every finished review counts: the document joins the training data (1 in 5, by a hash of project and document id, the test data) when its dataset status is None, and a new extraction AI of its category is trained in the background (docs/continuous-learning.md); default true for a new project; PUT without it keeps the current value',
+  ),
 });
 export const ProjectPatch = ProjectCreate.partial();
 
@@ -40,6 +43,7 @@ export const Project = z.object({
   created_by: Id.nullable(),
   ocr_languages: z.array(z.string()).describe('tesseract codes OCR reads pages of this project with'),
   splitting_enabled: z.boolean(),
+  continuous_learning: z.boolean().describe('finished reviews join the training/test data and train the category\'s extraction AI (docs/continuous-learning.md)'),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migratePgStore, openPgStore, type PgStore } from '../../main/store/pgStore.ts';
 import { makeRepos, unitOfWork } from '../../main/store/repositories/index.ts';
 import { PgBossJobQueue } from '../../main/jobs/pgBossQueue.ts';
-import { PermanentJobError, type EndedJob, type JobHandler, type JobOutcome, type JobWorker } from '../../main/jobs/queue.ts';
+import { NotNowError, PermanentJobError, type EndedJob, type JobHandler, type JobOutcome, type JobWorker } from '../../main/jobs/queue.ts';
 import { createTestDatabase, postgresAvailable } from '../helpers/postgres.ts';
 import { repoRoot } from '../helpers/processes.ts';
 import { createRunsTable, messagesOf, recordRun, runsOf } from './fixtures/pgPlan.ts';
@@ -185,6 +185,35 @@ describe.skipIf(!postgresAvailable())('PgBossJobQueue (PostgreSQL, pg-boss)', ()
     await until('the job done by the next worker', async () => (await second.repos.jobs.findById(job.id))?.state === 'done');
     expect(await runsOf(store.db, job.id)).toBe(1);
     expect(await messagesOf(store.db, 'long')).toEqual({ completed: 2 });
+  });
+
+  it('a delayed send waits, a NotNowError gives the turn back (attempt not counted) and the job comes again when due; a freed dedupe key makes a new job', async () => {
+    const { url, store } = await openDatabase();
+    const { repos, uow, queue } = openQueue(url, store);
+    const order: string[] = [];
+    let refusals = 1;
+    const worker = started(
+      queue.handle({
+        later: async ({ job, completeWith }) => {
+          if (refusals-- > 0) {
+            order.push(`not now ${job.id}`);
+            throw new NotNowError('something urgent is open', 300);
+          }
+          await completeWith(async (tx) => void order.push(`done ${job.id} ${(await tx.jobs.findById(job.id))!.attempts}`));
+        },
+      }),
+    );
+    await worker.start();
+    const job = await uow((tx) => queue.send(tx, { kind: 'later', dedupeKey: 'later:1', delayMs: 400, maxAttempts: 1 }));
+    expect(Date.parse(job.run_after) - Date.parse(job.created_at)).toBeGreaterThanOrEqual(400);
+    await sleep(200);
+    expect(order).toEqual([]);
+    await until('the deferred job done', async () => (await repos.jobs.findById(job.id))?.state === 'done');
+    // One attempt allowed, yet done: the turn given back did not count.
+    expect(order).toEqual([`not now ${job.id}`, `done ${job.id} 1`]);
+    expect((await uow((tx) => queue.send(tx, { kind: 'later', dedupeKey: 'later:1' }))).id).toBe(job.id);
+    await repos.jobs.releaseDedupeKey(job.id);
+    expect((await uow((tx) => queue.send(tx, { kind: 'later', dedupeKey: 'later:1' }))).id).not.toBe(job.id);
   });
 
   it('a live holder keeps its job past the heartbeat interval: the other worker never takes it over', async () => {

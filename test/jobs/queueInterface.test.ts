@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrateUp, openStore, type OpenedStore } from '../../main/store/db.ts';
 import { makeRepos, unitOfWork } from '../../main/store/repositories/index.ts';
 import { SqliteJobQueue } from '../../main/jobs/jobQueue.ts';
-import type { JobOutcome, JobQueue, JobWorker } from '../../main/jobs/queue.ts';
+import { NotNowError, type JobOutcome, type JobQueue, type JobWorker } from '../../main/jobs/queue.ts';
 import { tempDir } from '../helpers/testServer.ts';
 
 const stores: OpenedStore[] = [];
@@ -50,6 +50,33 @@ describe('JobQueue (SQLite)', () => {
     const again = await uow((tx) => queue.send(tx, { kind: 'mail', payload: { n: 2 }, dedupeKey: 'mail:1' }));
     expect(again.id).toBe(first.id);
     expect(first).toMatchObject({ kind: 'mail', state: 'queued', max_attempts: 2, payload: JSON.stringify({ n: 1 }) });
+  });
+
+  it('a delayed send waits, a NotNowError gives the turn back (attempt not counted) and the job comes again when due; a freed dedupe key makes a new job', async () => {
+    const { repos, uow, queue } = await open();
+    const order: string[] = [];
+    let refusals = 1;
+    const worker = queue.handle({
+      later: async ({ job, completeWith }) => {
+        if (refusals-- > 0) {
+          order.push(`not now ${job.id}`);
+          throw new NotNowError('something urgent is open', 300);
+        }
+        await completeWith(async (tx) => void order.push(`done ${job.id} ${(await tx.jobs.findById(job.id))!.attempts}`));
+      },
+    });
+    workers.push(worker);
+    await worker.start();
+    const job = await uow((tx) => queue.send(tx, { kind: 'later', dedupeKey: 'later:1', delayMs: 400, maxAttempts: 1 }));
+    expect(Date.parse(job.run_after) - Date.parse(job.created_at)).toBeGreaterThanOrEqual(400);
+    await sleep(200);
+    expect(order).toEqual([]);
+    await until('the deferred job done', async () => (await repos.jobs.findById(job.id))?.state === 'done');
+    expect(order).toEqual([`not now ${job.id}`, `done ${job.id} 1`]);
+    expect((await repos.jobs.findById(job.id))!.last_error).toBe('something urgent is open');
+    expect((await uow((tx) => queue.send(tx, { kind: 'later', dedupeKey: 'later:1' }))).id).toBe(job.id);
+    await repos.jobs.releaseDedupeKey(job.id);
+    expect((await uow((tx) => queue.send(tx, { kind: 'later', dedupeKey: 'later:1' }))).id).not.toBe(job.id);
   });
 
   it('runs the kinds a worker handles, tells settled listeners, and leaves other kinds queued', async () => {

@@ -27,7 +27,8 @@ export const extractionTrainer: Trainer = {
     for (const row of rows) documents.push(await trainingDocument(repos, row));
     try {
       const { model: trained, file } = await trainInWorker(documents, schema, { signal, onProgress: (p, stage) => onProgress(2 + Math.round(p * 0.9), stage) });
-      return { file, training: { documents: trained.training.documents, tokens: trained.training.tokens, annotated_tokens: trained.training.annotatedTokens, seconds: trained.training.seconds, trees: trained.forest.trees.length } };
+      // document_ids: what continuous learning compares the training data with (ai/continuousLearning.ts).
+      return { file, training: { documents: trained.training.documents, document_ids: rows.map((r) => r.id), tokens: trained.training.tokens, annotated_tokens: trained.training.annotatedTokens, seconds: trained.training.seconds, trees: trained.forest.trees.length } };
     } catch (err) {
       if (err instanceof NothingToLearn) throw new NothingToTrain(`Nothing to learn: ${err.message}.`);
       throw err;

@@ -16,6 +16,7 @@ import * as m0013 from './0013_sso_identities.ts';
 import * as m0014 from './0014_upload_keys.ts';
 import * as m0015 from './0015_public_links.ts';
 import * as m0016 from './0016_project_imports.ts';
+import * as m0018 from './0018_continuous_learning.ts';
 
 export interface Migration {
   name: string;
@@ -40,4 +41,5 @@ export const migrations: Migration[] = [
   { name: '0014_upload_keys', ...m0014 },
   { name: '0015_public_links', ...m0015 },
   { name: '0016_project_imports', ...m0016 },
+  { name: '0018_continuous_learning', ...m0018 },
 ];

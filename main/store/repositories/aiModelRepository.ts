@@ -70,6 +70,11 @@ export class AiModelRepository {
     return q.orderBy('id', 'desc').executeTakeFirst().then(models.read);
   }
 
+  /** Every extraction AI of a category, oldest first (continuous learning looks at the newest trained one). */
+  ofCategory(categoryId: number): Promise<AiModelRow[]> {
+    return this.db.selectFrom('ai_models').selectAll().where('kind', '=', 'extraction').where('category_id', '=', categoryId).orderBy('id').execute().then(models.readAll);
+  }
+
   /** Makes `model` the active one of its kind and scope; the previous one stops being active. Call in a unit of work. */
   async activate(model: Pick<AiModelRow, 'id' | 'kind' | 'project_id' | 'category_id'>): Promise<void> {
     let q = this.db.updateTable('ai_models').set({ active: 0, updated_at: now() }).where('kind', '=', model.kind).where('project_id', '=', model.project_id).where('active', '=', 1);

@@ -23,6 +23,8 @@ export interface NewJob {
    * serializable transactions would otherwise fail each other, every send reading the queue the others add to.
    */
   priority?: number;
+  /** Due at this ISO time rather than at once. */
+  runAfter?: string;
 }
 
 /**
@@ -80,7 +82,7 @@ export class JobRepository {
         max_attempts: job.maxAttempts,
         priority,
         fair_key: job.fairKey ?? null,
-        run_after: t,
+        run_after: job.runAfter ?? t,
         created_at: t,
         updated_at: t,
       })
@@ -233,6 +235,38 @@ export class JobRepository {
       state: 'queued', attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end`, progress: 0, interruptions, interrupted_at: at,
       locked_by: null, locked_at: null, run_after: runAfter ?? t, last_error: errorText(error), updated_at: t,
     });
+  }
+
+  /** Back to the queue, due at `runAfter`, without counting the attempt: the handler gave its turn back (NotNowError). */
+  async defer(id: number, owner: string, runAfter: string, reason: string): Promise<boolean> {
+    return this.changeRunning(id, owner, {
+      state: 'queued', attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end`, locked_by: null, locked_at: null,
+      run_after: runAfter, last_error: errorText(reason), updated_at: now(),
+    });
+  }
+
+  /**
+   * Frees the job's dedupe key (the job itself goes on): a later send with the same key makes a new job.
+   * The continuous learning's debounce: sends join the waiting job until it starts, then start the next.
+   */
+  async releaseDedupeKey(id: number): Promise<void> {
+    await this.db.updateTable('jobs').set({ dedupe_key: null, updated_at: now() }).where('id', '=', id).execute();
+  }
+
+  /**
+   * Open (queued or running) urgent jobs of these kinds: someone waits for them (a sync upload, a retry, a
+   * document a reviewer opened). Trainings wait while there is any (main/ai/trainingJob.ts).
+   */
+  async countUrgentOpen(kinds: string[]): Promise<number> {
+    if (!kinds.length) return 0;
+    const r = await this.db
+      .selectFrom('jobs')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('state', 'in', ['queued', 'running'])
+      .where('kind', 'in', kinds)
+      .where('priority', '>=', URGENT_FLOOR)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
   }
 
   /** Back to the queue at once, without counting the attempt: the runner stopped it at a safe point. */

@@ -86,8 +86,8 @@ export class ProjectRepository {
     return projects.read(project);
   }
 
-  async update(id: number, changes: { name?: string; ocrLanguages?: string[]; splittingEnabled?: boolean }): Promise<ProjectRow> {
-    const { ocrLanguages, splittingEnabled, ...rest } = changes;
+  async update(id: number, changes: { name?: string; ocrLanguages?: string[]; splittingEnabled?: boolean; continuousLearning?: boolean }): Promise<ProjectRow> {
+    const { ocrLanguages, splittingEnabled, continuousLearning, ...rest } = changes;
     const row = await this.db
       .updateTable('projects')
       .set(
@@ -95,6 +95,7 @@ export class ProjectRepository {
           ...rest,
           ...(ocrLanguages ? { ocr_languages: ocrLanguages } : {}),
           ...(splittingEnabled === undefined ? {} : { splitting_enabled: splittingEnabled }),
+          ...(continuousLearning === undefined ? {} : { continuous_learning: continuousLearning }),
           updated_at: now(),
         }),
       )

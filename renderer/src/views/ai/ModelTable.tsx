@@ -1,5 +1,6 @@
 // Every model of a scope, newest first: its name (changed in place), its status (the active one badged),
-// its score, and buttons to show its evaluation, make it the active model, and download its file.
+// its score beside the active AI's on the same test documents and why it was or was not made active
+// (the record's `activation`; continuous learning's candidates say so), and buttons to show its evaluation, make it the active model, and download its file.
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { AiOut } from '../../api/client.ts';
 import { modelName, percent } from './evaluation.ts';
@@ -72,7 +73,8 @@ function NameCell({ model, busy, onRename }: { model: AiOut; busy: boolean; onRe
   return (
     <>
       {modelName(model)}
-      {model.origin === 'uploaded' && <span className="muted"> · uploaded</span>}{' '}
+      {model.origin === 'uploaded' && <span className="muted"> · uploaded</span>}
+      {model.trigger === 'continuous-learning' && <span className="muted"> · continuous learning</span>}{' '}
       <button type="button" className="link-button" onClick={() => setDraft(model.name)} aria-label={`Rename AI #${model.id}`} title="Give this AI a name">
         Rename
       </button>
@@ -89,6 +91,8 @@ export function ModelTable({ models, shownId, busy, fileUrl, onShow, onActivate,
           <th scope="col">Started</th>
           <th scope="col">Status</th>
           <th scope="col" className="num">Score</th>
+          <th scope="col" className="num">Active AI then</th>
+          <th scope="col">Why (not) active</th>
           <th scope="col">
             <span className="visually-hidden">Actions</span>
           </th>
@@ -107,6 +111,12 @@ export function ModelTable({ models, shownId, busy, fileUrl, onShow, onActivate,
               <Status model={m} />
             </td>
             <td className="num">{m.evaluation ? percent(m.evaluation.score) : '–'}</td>
+            <td className="num" data-testid={`ai-${m.id}-active-score`}>
+              {m.activation?.active_score != null ? `${percent(m.activation.active_score)} (AI #${m.activation.active_ai})` : '–'}
+            </td>
+            <td className="ai-activation" data-testid={`ai-${m.id}-reason`}>
+              {m.activation?.reason ?? (m.status === 'queued' || m.status === 'training' ? m.stage ?? '' : '–')}
+            </td>
             <td>
               <div className="ai-actions">
                 {m.status === 'done' && (

@@ -1,18 +1,20 @@
 // The project's own settings: its name, the languages OCR reads its scans in (only installed ones can
-// be chosen) and whether multi-page uploads go through the splitting AI.
+// be chosen), whether multi-page uploads go through the splitting AI, and whether finished reviews train
+// the AI by themselves (continuous learning, docs/continuous-learning.md).
 import { useEffect, useState, type FormEvent } from 'react';
 import type { OcrLanguageOut, ProjectOut } from '../../api/client.ts';
 import { useSession } from '../../state/session.ts';
 import { FieldError } from './FieldError.tsx';
 import { invalid, useSubmit } from './useSubmit.ts';
 
-const FIELDS = ['name', 'ocr_languages', 'splitting_enabled'] as const;
+const FIELDS = ['name', 'ocr_languages', 'splitting_enabled', 'continuous_learning'] as const;
 
 export function ProjectSettingsForm({ project, onSaved }: { project: ProjectOut; onSaved(project: ProjectOut): void }) {
   const call = useSession((s) => s.call);
   const [name, setName] = useState(project.name);
   const [languages, setLanguages] = useState<string[]>(project.ocr_languages);
   const [splitting, setSplitting] = useState(project.splitting_enabled);
+  const [learning, setLearning] = useState(project.continuous_learning);
   const [available, setAvailable] = useState<OcrLanguageOut[] | null>(null);
   const [languagesError, setLanguagesError] = useState<string | null>(null);
   const [saved, setSaved] = useState('');
@@ -26,13 +28,13 @@ export function ProjectSettingsForm({ project, onSaved }: { project: ProjectOut;
   // since): those stay visible so that unticking them is possible.
   const choices = (available ?? []).filter((l) => l.code && (l.installed || languages.includes(l.code)));
   const unknown = languages.filter((code) => available && !available.some((l) => l.code === code));
-  const changed = name !== project.name || splitting !== project.splitting_enabled || languages.join() !== project.ocr_languages.join();
+  const changed = name !== project.name || splitting !== project.splitting_enabled || learning !== project.continuous_learning || languages.join() !== project.ocr_languages.join();
 
   async function save(e: FormEvent) {
     e.preventDefault();
     setSaved('');
     await submit.run(async () => {
-      const updated = await call((c) => c.updateProject(project.id, { name, ocr_languages: languages, splitting_enabled: splitting }));
+      const updated = await call((c) => c.updateProject(project.id, { name, ocr_languages: languages, splitting_enabled: splitting, continuous_learning: learning }));
       onSaved(updated);
       setSaved('Saved.');
     });
@@ -76,6 +78,15 @@ export function ProjectSettingsForm({ project, onSaved }: { project: ProjectOut;
         Check multi-page uploads for several documents (splitting AI)
       </label>
       <FieldError id="project-setting-splitting" error={submit.fieldError('splitting_enabled')} />
+      <label className="choice" htmlFor="project-setting-learning">
+        <input id="project-setting-learning" type="checkbox" checked={learning} onChange={(e) => setLearning(e.target.checked)} />
+        Learn from every finished review (continuous learning)
+      </label>
+      <p className="hint muted">
+        A reviewed document joins the training data (one in five the test data) unless you set its dataset status, and a new extraction AI
+        of its category is trained in the background; it becomes active only when it scores better on the test documents.
+      </p>
+      <FieldError id="project-setting-learning" error={submit.fieldError('continuous_learning')} />
       {submit.formError && (
         <p className="error" role="alert">
           {submit.formError}

@@ -311,7 +311,8 @@ test("a reviewer's day on receipts: upload, dataset status in bulk, keyboard rev
 
     // Read again: the document goes back through OCR and the review opens again when it is done.
     const reading = page.waitForResponse((r) => r.url().endsWith(`/api/v3/documents/${doc}/read-again/`) && r.request().method() === 'POST');
-    await page.getByRole('button', { name: 'Read again' }).click();
+    await page.getByRole('button', { name: 'Read again…' }).click(); // asks first
+    await page.getByRole('alertdialog', { name: 'Read the document again?' }).getByRole('button', { name: 'Read again' }).click();
     const queued = await reading;
     expect(queued.ok()).toBe(true);
     expect((await queued.json()).status_data).not.toBe(2); // back in processing

@@ -58,7 +58,7 @@ export function Viewer(props: ViewerProps) {
   const thumbnailUrl = useCallback((p: PageSummary) => (p.thumbnail_url ? client.thumbnailUrl(p.id) : null), [client]);
 
   const boxesByPage = useMemo(() => groupByPage(boxes), [boxes]);
-  const hitsByPage = useMemo(() => groupByPage((highlights ?? []).map((h, index) => ({ ...h, index }))), [highlights]);
+  const hitsByPage = useMemo(() => groupByPage((highlights ?? []).map((h, index) => ({ ...h, index, hit: h.hit ?? index }))), [highlights]);
   const selectedPages = useMemo(() => new Set(boxes.filter((b) => b.annotationId === selectedAnnotationId).map((b) => b.pageIndex)), [boxes, selectedAnnotationId]);
 
   useEffect(() => {
@@ -79,7 +79,8 @@ export function Viewer(props: ViewerProps) {
     [view.reveal, sizes],
   );
   const selectedBox = selectedAnnotationId == null ? undefined : boxes.find((b) => b.annotationId === selectedAnnotationId);
-  const focusedHit = focusHighlight == null ? undefined : highlights?.[focusHighlight];
+  // A hit over several lines is revealed from its first line.
+  const focusedHit = focusHighlight == null ? undefined : highlights?.find((h, i) => (h.hit ?? i) === focusHighlight);
   const selectedKey = measured && selectedBox ? placeKey(selectedBox) : '';
   const focusedKey = measured && focusedHit ? `${focusHighlight}:${placeKey(focusedHit)}` : '';
   const targets = useRef({ selectedBox, focusedHit });
@@ -158,7 +159,7 @@ export function Viewer(props: ViewerProps) {
                       boxes={boxesByPage.get(i) ?? NO_BOXES}
                       hits={hits}
                       selectedId={selectedPages.has(i) ? (selectedAnnotationId ?? null) : null}
-                      focusedHit={focusHighlight != null && hits.some((h) => h.index === focusHighlight) ? focusHighlight : null}
+                      focusedHit={focusHighlight != null && hits.some((h) => h.hit === focusHighlight) ? focusHighlight : null}
                       drawing={drawing}
                       onDrawRect={onDrawRect}
                       onSelectAnnotation={onSelectAnnotation}

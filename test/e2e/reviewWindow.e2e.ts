@@ -55,6 +55,13 @@ async function openReview(page: Page, doc: number): Promise<Locator> {
 
 type Rect = { x: number; y: number; width: number; height: number };
 const overlap = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const inWindow = (a: Rect, w: number, h: number) => a.x >= 0 && a.y >= 0 && a.x + a.width <= w && a.y + a.height <= h;
+/** The review's own header (its toolbar and the viewer's) between the window's top bar and the pages. */
+async function headerHeight(page: Page): Promise<{ header: number; pagesTop: number }> {
+  const topbar = (await page.locator('header.topbar').boundingBox())!;
+  const pagesTop = await page.locator('.viewer-scroller').evaluate((el) => el.getBoundingClientRect().top);
+  return { header: pagesTop - (topbar.y + topbar.height), pagesTop };
+}
 const annotationsOf = async (doc: number): Promise<any[]> => (await server.get(`/api/v3/documents/${doc}/annotations/?limit=100`)).results;
 
 test('search crosses line breaks: the multi-line address is one hit and one annotation with a box per line; the header is short', async ({ page }, info) => {
@@ -62,10 +69,7 @@ test('search crosses line breaks: the multi-line address is one hit and one anno
   await logIn(page);
   await openReview(page, docs[1]);
 
-  // The review's own header (its toolbar and the viewer's) between the window's top bar and the page.
-  const topbar = (await page.locator('header.topbar').boundingBox())!;
-  const pagesTop = await page.locator('.viewer-scroller').evaluate((el) => el.getBoundingClientRect().top);
-  const header = pagesTop - (topbar.y + topbar.height);
+  const { header, pagesTop } = await headerHeight(page);
   info.annotations.push({ type: 'review header at 1280x720', description: `${Math.round(header)} px (pages start at ${Math.round(pagesTop)} px of 720)` });
   expect(header).toBeLessThanOrEqual(100);
   // A receipt is much taller than wide: until the reviewer chooses a zoom, it is shown whole.
@@ -85,6 +89,8 @@ test('search crosses line breaks: the multi-line address is one hit and one anno
   await page.keyboard.press('Enter');
   await expect(page.locator('.search-count')).toHaveText('1 of 1');
   await expect(page.locator('.viewer-hit.focused')).toHaveCount(lines);
+  // The search's count, arrows and Label match keep the header on its one row.
+  expect((await headerHeight(page)).header).toBeLessThanOrEqual(100);
   await snapshot(page, info, 'address-found');
 
   await page.keyboard.press('Control+Enter');
@@ -92,6 +98,7 @@ test('search crosses line breaks: the multi-line address is one hit and one anno
   await expect(dialog).toContainText(`(${lines} lines)`);
   // The dialog stands beside the hit, not over it.
   const dialogBox = (await dialog.boundingBox())!;
+  expect(inWindow(dialogBox, 1280, 720), JSON.stringify(dialogBox)).toBe(true);
   for (const hit of await page.locator('.viewer-hit.focused').all()) expect(overlap(dialogBox, (await hit.boundingBox())!)).toBe(false);
   await dialog.getByRole('combobox', { name: 'Label' }).fill('address');
   await page.keyboard.press('Enter');
@@ -126,7 +133,9 @@ test('the new-annotation dialog stands beside the drawn box and preselects the o
   const pageBox = (await page.locator('.viewer-page[data-page-number="1"]').boundingBox())!;
   const s = hit[0];
   const drawn = { x: pageBox.x + (s.x0 / size[0]) * pageBox.width, y: pageBox.y + ((size[1] - s.y1) / size[1]) * pageBox.height, width: ((s.x1 - s.x0) / size[0]) * pageBox.width, height: ((s.y1 - s.y0) / size[1]) * pageBox.height };
-  expect(overlap((await dialog.boundingBox())!, drawn)).toBe(false);
+  const dialogBox = (await dialog.boundingBox())!;
+  expect(overlap(dialogBox, drawn)).toBe(false);
+  expect(inWindow(dialogBox, 1280, 720), JSON.stringify(dialogBox)).toBe(true);
   await snapshot(page, info, 'dialog-beside-box');
   await page.keyboard.press('Enter'); // the preselected label: Enter creates
   await expect(dialog).toBeHidden();

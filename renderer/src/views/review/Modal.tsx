@@ -3,7 +3,7 @@
 // The field to type into is marked `data-autofocus`: React's autoFocus focuses it before this effect runs
 // showModal(), whose own focusing then moved the focus to the first button (the ×), so typing went nowhere.
 // With `anchor` (a box on the page the dialog is about) the dialog stands beside it instead of over it.
-import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { ScreenRect } from '../../viewer/types.ts';
 import { placeBeside } from './placeDialog.ts';
 
@@ -19,22 +19,34 @@ export function Modal({ title, onClose, children, className, anchor }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
+  const anchorRef = useRef(anchor);
+  anchorRef.current = anchor;
+  /** Beside the anchor, by the dialog's size now (it is only measurable once open). */
+  const place = useCallback(() => {
+    const dialog = ref.current;
+    const box = anchorRef.current;
+    if (!dialog?.open || !box) return;
+    const { width, height } = dialog.getBoundingClientRect();
+    const at = placeBeside(box, { width, height }, { width: window.innerWidth, height: window.innerHeight });
+    Object.assign(dialog.style, { margin: '0', inset: 'auto', left: `${Math.round(at.left)}px`, top: `${Math.round(at.top)}px` });
+  }, []);
+
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (!dialog.open) dialog.showModal();
+    place();
     dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    return () => dialog.close();
-  }, []);
+    // The dialog grows and shrinks (a label chosen shows the set choice): it stays clear of the box.
+    const resized = new ResizeObserver(place);
+    resized.observe(dialog);
+    return () => {
+      resized.disconnect();
+      dialog.close();
+    };
+  }, [place]);
 
-  // Placed after every render: the dialog grows (a label chosen shows the set choice), and must stay clear of the box.
-  useLayoutEffect(() => {
-    const dialog = ref.current;
-    if (!dialog || !anchor) return;
-    const { width, height } = dialog.getBoundingClientRect();
-    const at = placeBeside(anchor, { width, height }, { width: window.innerWidth, height: window.innerHeight });
-    Object.assign(dialog.style, { margin: '0', inset: 'auto', left: `${Math.round(at.left)}px`, top: `${Math.round(at.top)}px` });
-  });
+  useLayoutEffect(place);
 
   return (
     <dialog

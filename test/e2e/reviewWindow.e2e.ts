@@ -3,7 +3,7 @@
 // crosses line breaks (a multi-line address becomes one annotation with a box per line); the
 // new-annotation dialog stands beside the box and preselects the one unfilled label; "Read again" asks
 // first and keeps the review on screen while the document is read; Previous / Next follow the document
-// list's filter and sort and "← Documents" comes back to it; the review header is short at 1280x720 and
+// list's filter and sort and "← Documents" comes back to it, the reviewer's zoom kept; the review header is short at 1280x720 and
 // the document table fits at 1440 px with its last row's menu whole. The API is asked what it holds.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { findValueRanges, isHeldBack, readReceiptImage, readReceiptKey } from '../helpers/receipts.ts';
@@ -193,9 +193,12 @@ test('Previous / Next follow the list filter and sort; ← Documents returns to 
 
   await page.getByRole('link', { name: name(4) }).click();
   await expect(page.getByRole('heading', { name: name(4) })).toBeVisible();
+  // The reviewer's zoom: kept on the next document (not reset to a fit).
+  await page.getByRole('button', { name: 'Fit width' }).click();
   // Next: the list's next row (receipt 3, between them by id and by name, is filtered out).
   await page.getByRole('button', { name: 'Next ›' }).click();
   await expect(page).toHaveURL(new RegExp(`#/documents/${docs[1]}$`));
+  await expect(page.getByRole('button', { name: 'Fit width' })).toHaveAttribute('aria-pressed', 'true');
   await page.getByRole('button', { name: 'Next ›' }).click();
   await expect(page.getByText('This is the last document of the list as filtered and sorted.')).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`#/documents/${docs[1]}$`));

@@ -3,7 +3,7 @@
 // status, category and assignee, which change at once. Column headers sort; a row's menu reads or extracts
 // it again or deletes it. Paging at the foot.
 import { documentStatusName } from '../../../../shared/documentStatus.ts';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { CategoryOut, DocumentItem, MemberOut } from '../../api/client.ts';
 import { navigate } from '../../router.ts';
@@ -204,9 +204,9 @@ export function menuPlace(button: { top: number; bottom: number; right: number }
 }
 
 /**
- * A row's less frequent actions, behind one button so that the row stays short. Escape, a second click, a
- * click elsewhere or scrolling closes it. The menu is drawn over the page (a portal), not inside the table's
- * sideways scroller, which would cut off the menus of its last rows.
+ * A row's less frequent actions, behind one button so that the row stays short. Escape, a second click or a
+ * click elsewhere closes it. The menu is drawn over the page (a portal), not inside the table's sideways
+ * scroller, which would cut off the menus of its last rows; it follows its button when the page scrolls.
  */
 function RowMenu({ name, onAction }: { name: string; onAction(action: DocumentAction): void }) {
   const [open, setOpen] = useState(false);
@@ -217,24 +217,25 @@ function RowMenu({ name, onAction }: { name: string; onAction(action: DocumentAc
     onAction(action);
   };
   useLayoutEffect(() => {
-    if (!open || !button.current || !menu.current) return;
-    const at = menuPlace(button.current.getBoundingClientRect(), menu.current.getBoundingClientRect(), { width: window.innerWidth, height: window.innerHeight });
-    Object.assign(menu.current.style, { top: `${at.top}px`, left: `${at.left}px`, visibility: 'visible' });
-    menu.current.dataset.opens = at.up ? 'up' : 'down';
-  }, [open]);
-  useEffect(() => {
     if (!open) return;
+    const place = () => {
+      if (!button.current || !menu.current) return;
+      const at = menuPlace(button.current.getBoundingClientRect(), menu.current.getBoundingClientRect(), { width: window.innerWidth, height: window.innerHeight });
+      Object.assign(menu.current.style, { top: `${at.top}px`, left: `${at.left}px`, visibility: 'visible' });
+      menu.current.dataset.opens = at.up ? 'up' : 'down';
+    };
+    place();
     const close = (e: Event) => {
-      if (e.type === 'pointerdown' && (menu.current?.contains(e.target as Node) || button.current?.contains(e.target as Node))) return;
+      if (menu.current?.contains(e.target as Node) || button.current?.contains(e.target as Node)) return;
       setOpen(false);
     };
     window.addEventListener('pointerdown', close, true);
-    window.addEventListener('scroll', close, true);
-    window.addEventListener('resize', close);
+    window.addEventListener('scroll', place, true);
+    window.addEventListener('resize', place);
     return () => {
       window.removeEventListener('pointerdown', close, true);
-      window.removeEventListener('scroll', close, true);
-      window.removeEventListener('resize', close);
+      window.removeEventListener('scroll', place, true);
+      window.removeEventListener('resize', place);
     };
   }, [open]);
   const closeOnEscape = (e: { key: string }) => {

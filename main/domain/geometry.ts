@@ -178,7 +178,9 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function searchSpans(text: string, chars: readonly CharBox[], query: string, pageHeights: readonly number[]): Span[][] {
   const words = query.trim().split(/\s+/).filter(Boolean);
   if (!words.length) return [];
-  const re = new RegExp(words.map(escapeRegex).join('[ \\t]+'), 'giu');
+  // White space in the query matches any run of it in the text, line breaks too (a multi-line address is
+  // one hit, with a span per line), but not a page break: a value does not run on to the next page.
+  const re = new RegExp(words.map(escapeRegex).join('[^\\S\\f]+'), 'giu');
   const toCp = codePointOffsets(text);
   const byOffset = new Map(chars.map((c) => [c.offset, c]));
   const hits: Span[][] = [];

@@ -39,10 +39,18 @@ export class GeometryService {
     return spansFromChars(text, charsInRects(chars, rects), heights);
   }
 
-  /** Every occurrence of `q` (case-insensitive; any white space matches any) as spans. */
-  async search(user: UserRow, documentId: number, q: string): Promise<Span[]> {
+  /**
+   * Every occurrence of `q` (case-insensitive; any white space matches any, line breaks too), each as its
+   * spans (one per line it covers).
+   */
+  async searchHits(user: UserRow, documentId: number, q: string): Promise<Span[][]> {
     const { text, chars, heights } = await this.geometry(user, documentId);
-    return searchSpans(text, chars, q, heights).flat();
+    return searchSpans(text, chars, q, heights);
+  }
+
+  /** The spans of every occurrence of `q`, in one list. */
+  async search(user: UserRow, documentId: number, q: string): Promise<Span[]> {
+    return (await this.searchHits(user, documentId, q)).flat();
   }
 
   async pages(user: UserRow, documentId: number): Promise<PageSummary[]> {

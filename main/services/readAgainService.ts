@@ -173,15 +173,18 @@ export class ReadAgainService {
       }
       const { chars } = await r.pages.charsForDocument(doc.id);
       const merged = mergeRegionText({ text: current.text ?? '', chars, pageIndex: body.page_index, pageHeight: page.height_pt, region, newChars: reading.chars });
+      const pageHeights: number[] = [];
+      pageHeights[body.page_index] = page.height_pt;
+      const spans = spansFromChars(merged.text, merged.added, pageHeights);
+      const text = spans.map((s) => s.offset_string).join(' ');
+      // Only read: the text as a real read would merge it, and nothing written (the reviewer may still cancel).
+      if (body.dry_run) return { found: true, text, spans: [], annotation: null, dpi: reading.dpi };
       await r.documents.update(doc.id, { text: merged.text });
       // Offsets are document-wide: this page and every later one get their characters anew.
       for (let index = body.page_index; index < current.number_of_pages; index++) {
         await r.pages.updateChars(doc.id, index + 1, merged.chars.filter((c) => c.page_index === index));
       }
       await this.annotations.rewriteSpans(r, doc.id, (span) => merged.moveSpan(span));
-      const pageHeights: number[] = [];
-      pageHeights[body.page_index] = page.height_pt;
-      const spans = spansFromChars(merged.text, merged.added, pageHeights);
       let annotation: AnnotationView | null = null;
       if (body.label != null) {
         const updated = (await r.documents.findById(doc.id))!;
@@ -192,7 +195,7 @@ export class ReadAgainService {
           span: [{ page_index: body.page_index, ...region }],
         });
       }
-      return { found: true, text: spans.map((s) => s.offset_string).join(' '), spans, annotation, dpi: reading.dpi };
+      return { found: true, text, spans, annotation, dpi: reading.dpi };
     });
   }
 }

@@ -36,6 +36,9 @@ export const SpanOut = PlacedBox.extend({
 export const BboxResponse = z.object({ bbox: z.record(z.string(), CharBoxOut) });
 export const RectsRequest = z.object({ span: z.array(Rect).min(1, 'Give at least one rectangle.').max(1000) });
 export const SpansResponse = z.object({ span: z.array(SpanOut) });
+export const SearchResponse = SpansResponse.extend({
+  hits: z.array(z.array(SpanOut)).describe('the same spans by occurrence: each hit\'s spans, one per line it covers'),
+});
 export const SearchRequest = z.object({ q: z.string().trim().min(1, 'This field may not be blank.').max(1000) });
 
 export const PageOut = z.object({

@@ -26,8 +26,13 @@ export const ReadRegionRequest = z
     label_set: Ref.nullable().optional().describe('as on annotation create'),
     annotation_set: Ref.nullable().optional().describe('as on annotation create'),
     ocr_languages: Languages.optional(),
+    dry_run: z
+      .boolean({ error: 'dry_run is true or false.' })
+      .optional()
+      .describe('true: only read, change nothing (found and text as the reading would have them, span empty, no annotation); the review window shows what was read before the reviewer labels it'),
   })
   .superRefine((s, ctx) => {
+    if (s.dry_run && s.label != null) ctx.addIssue({ code: 'custom', path: ['label'], message: 'A dry run makes no annotation: leave out label, or dry_run.' });
     if (s.x1 <= s.x0) ctx.addIssue({ code: 'custom', path: ['x1'], message: 'x1 must be greater than x0.' });
     if (s.y1 <= s.y0) ctx.addIssue({ code: 'custom', path: ['y1'], message: 'y1 must be greater than y0.' });
   });

@@ -196,8 +196,9 @@ test('review a document: accept, decline, mark missing, undo, label a drawn box,
   await expect(page.getByRole('heading', { name: 'globex-invoice.pdf' })).toBeVisible();
   await snapshot(page, info, 'next-document');
 
-  // Back on the reviewed one (Alt+Left): it is locked, and says so.
-  await page.keyboard.press('Alt+ArrowLeft');
+  // Back on the reviewed one: the next row of the document list (newest first, as the list sorts by
+  // default), so Alt+Right. It is locked, and says so.
+  await page.keyboard.press('Alt+ArrowRight');
   await expect(page).toHaveURL(new RegExp(`#/documents/${doc.id}$`));
   await expect(page.getByText('Reviewed: the annotations are locked.')).toBeVisible();
   const tree = await labelsOf(server, doc.id);

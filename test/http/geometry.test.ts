@@ -103,8 +103,16 @@ describe('search and pages', () => {
     expect(r.status).toBe(200);
     expect(r.body.span).toHaveLength(1);
     expect(r.body.span[0].offset_string).toBe('Total 1.234,56');
+    expect(r.body.hits).toEqual([r.body.span]);
     expect((await s.admin.post(`/api/v3/documents/${doc.id}/search/`, { q: 'nowhere' })).body.span).toEqual([]);
     expect((await s.admin.post(`/api/v3/documents/${doc.id}/search/`, { q: ' ' })).status).toBe(400);
+  });
+
+  it('finds a text over two lines as one hit, a span per line (hits groups span by occurrence)', async () => {
+    const r = await s.admin.post(`/api/v3/documents/${doc.id}/search/`, { q: '2024-001 total' });
+    expect(r.status).toBe(200);
+    expect(r.body.hits.map((h: any[]) => h.map((x) => x.offset_string))).toEqual([['2024-001', 'Total']]);
+    expect(r.body.span).toEqual(r.body.hits.flat());
   });
 
   it('lists pages and shows a page with its words (1-based number)', async () => {

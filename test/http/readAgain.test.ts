@@ -129,6 +129,27 @@ describe('read again', () => {
     expect(after.split('\n').map((l: string) => l.trim().replace(/\s+/g, ' '))).toEqual(['CORNER MARKET', 'Bread 2.40', 'Cheese 5.95', 'Apples 3.10', 'TOTAL 11.45']);
   });
 
+  it('a dry run reads the region and writes nothing: the text as a real read finds it, the document text unchanged', async () => {
+    const { doc, label, labelSet } = await labelled();
+    const cheese = await lineBox(doc.id, 'Cheese 5.95');
+    const region = { page_index: 0, x0: cheese.x0 - 4, x1: cheese.x1 + 4, y0: cheese.y0 - 3, y1: cheese.y1 + 3 };
+    const before = (await s.admin.get(`/api/v3/documents/${doc.id}/`)).body;
+    const dry = await s.admin.post(`/api/v3/documents/${doc.id}/read-region/`, { ...region, dry_run: true });
+    expect(dry.status, dry.text).toBe(200);
+    expect(dry.body).toMatchObject({ found: true, span: [], annotation: null });
+    expect(dry.body.text).toMatch(/Cheese\s+5\.95/);
+    const after = (await s.admin.get(`/api/v3/documents/${doc.id}/`)).body;
+    expect(after.text).toBe(before.text);
+    expect(after.updated_at).toBe(before.updated_at);
+    // What the dry run said is what the real read then stores.
+    const real = await s.admin.post(`/api/v3/documents/${doc.id}/read-region/`, { ...region, label, label_set: labelSet });
+    expect(real.body.text).toBe(dry.body.text);
+    const refused = await s.admin.post(`/api/v3/documents/${doc.id}/read-region/`, { ...region, label, label_set: labelSet, dry_run: true });
+    expect(refused.status).toBe(400);
+    expect(refused.body.label[0]).toMatch(/dry run makes no annotation/);
+    expect((await s.admin.post(`/api/v3/documents/${doc.id}/read-region/`, { ...region, dry_run: 'yes' })).body.dry_run[0]).toMatch(/true or false/);
+  });
+
   it('a region with nothing to read answers found: false and changes nothing; the typed value is stored as typed', async () => {
     const { doc, label, labelSet } = await labelled();
     const empty = { page_index: 0, x0: 150, x1: 220, y0: 10, y1: 40 };

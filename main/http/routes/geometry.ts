@@ -3,7 +3,7 @@
 import { pageOfList } from '../../../shared/listParams.ts';
 import { route, type RouteSpec } from '../route.ts';
 import { sendBlob } from '../sendFile.ts';
-import { BboxResponse, PageDetail, PageOut, RectsRequest, SearchRequest, SpansResponse } from '../../../shared/schemas/geometry.ts';
+import { BboxResponse, PageDetail, PageOut, RectsRequest, SearchRequest, SearchResponse, SpansResponse } from '../../../shared/schemas/geometry.ts';
 import { envelope } from '../../../shared/schemas/common.ts';
 import { pageDetailOut, pageOut } from '../../mappers/geometry.ts';
 
@@ -48,10 +48,17 @@ export const geometryRoutes: RouteSpec[] = [
     path: `${doc}/search/`,
     tag: 'geometry',
     summary: 'Every occurrence of a text in the document, as spans (case-insensitive)',
+    description:
+      'White space in `q` matches any white space in the text, line breaks too (not page breaks), so a value printed over several ' +
+      'lines is found as one occurrence. `span` lists the spans of every occurrence (one per line), as compat.md has it; `hits` ' +
+      'groups the same spans by occurrence, ready to be one annotation each.',
     body: SearchRequest,
-    response: SpansResponse,
+    response: SearchResponse,
     status: 200,
-    handler: async (ctx) => ({ span: await ctx.core.services.geometry.search(ctx.user, ctx.id(), ctx.body.q) }),
+    async handler(ctx) {
+      const hits = await ctx.core.services.geometry.searchHits(ctx.user, ctx.id(), ctx.body.q);
+      return { span: hits.flat(), hits };
+    },
   }),
   route({
     method: 'get',

@@ -52,7 +52,9 @@ export const readAgainRoutes: RouteSpec[] = [
       'For a box where OCR found no text. The region is rendered at 600 dpi and read on its own. When text is found it joins the ' +
       'document text where it reads (the characters of the old reading inside the region give way), every annotation\'s offsets move ' +
       'with the text, and with `label` an annotation is made of it. When nothing is found (`found: false`) nothing changes: the reviewer ' +
-      'may type the value with `POST documents/<id>/annotations/` and `is_typed: true`.',
+      'may type the value with `POST documents/<id>/annotations/` and `is_typed: true`. ' +
+      'With `dry_run: true` the region is read and nothing is written: the answer says what was found, to be confirmed by a second ' +
+      'request (with `label`) or dropped.',
     body: ReadRegionRequest,
     response: ReadRegionResponse,
     status: 200,

@@ -10,7 +10,7 @@ import type { OcrLanguage, OcrModelInstalled, Project, ProjectCreate, ProjectPat
 import type { Category, Label, LabelCreate, LabelPatch, LabelSet, LabelSetCreate, LabelSetPatch } from '../../../shared/schemas/taxonomy.ts';
 import type { DocumentDetail, DocumentListItem, DocumentPatch, PublicLink } from '../../../shared/schemas/documents.ts';
 import type { Annotation, AnnotationCreate, AnnotationPatch, MissingAnnotation, MissingAnnotationCreateItem } from '../../../shared/schemas/annotations.ts';
-import type { BboxResponse, PageDetail, PageOut, SpansResponse, Rect } from '../../../shared/schemas/geometry.ts';
+import type { BboxResponse, PageDetail, PageOut, SearchResponse, SpansResponse, Rect } from '../../../shared/schemas/geometry.ts';
 import type { AiModel, AiPatch } from '../../../shared/schemas/ais.ts';
 import type { DocumentSet, PostprocessDocument } from '../../../shared/schemas/postprocess.ts';
 import type { ReadRegionRequest, ReadRegionResponse } from '../../../shared/schemas/readAgain.ts';
@@ -162,7 +162,9 @@ export class FolioClient {
   charBoxes = (document: number) => this.get<z.infer<typeof BboxResponse>>(`/api/v3/documents/${document}/bbox/`);
   /** The text fully inside each rectangle, as spans (one per line). */
   spansIn = async (document: number, rects: RectIn[]) => (await this.send<z.infer<typeof SpansResponse>>('POST', `/api/v3/documents/${document}/bbox/`, { span: rects })).span;
-  search = async (document: number, q: string) => (await this.send<z.infer<typeof SpansResponse>>('POST', `/api/v3/documents/${document}/search/`, { q })).span;
+  search = async (document: number, q: string) => (await this.send<z.infer<typeof SearchResponse>>('POST', `/api/v3/documents/${document}/search/`, { q })).span;
+  /** Every occurrence of `q`, each as its spans (one per line: a value over several lines is one hit). */
+  searchHits = async (document: number, q: string) => (await this.send<z.infer<typeof SearchResponse>>('POST', `/api/v3/documents/${document}/search/`, { q })).hits;
   postprocess = (document: number, outputs: PostprocessInput[]) => this.send<DocumentOut[]>('POST', `/api/v3/documents/${document}/postprocess/`, outputs);
   /** Reads the whole document again (a job: the document goes back through processing). */
   /** A reviewer opened a document that is still waiting: its queued steps go ahead of every batch. */

@@ -82,6 +82,33 @@ export function exportQueryFromView(view: ListView, reviewedOnly: boolean): stri
 
 const sameView = (a: ListView, b: ListView) => queryFromView(a) === queryFromView(b);
 
+/** The list's query as the API takes it (its page aside): the filters set, and its order with ties by id. */
+export function listQueryOf(view: ListView): Record<string, string> {
+  // Empty filters are left out: '' would mean "unset" to the API's id filters.
+  const query: Record<string, string> = Object.fromEntries(Object.entries(view.filters).filter(([, v]) => v !== ''));
+  return { ...query, ordering: `${view.ordering},-id` };
+}
+
+/**
+ * The list view the reviewer last left a project's documents in (its address query), kept for this browser
+ * tab: the review's Previous / Next follow it and "← Documents" returns to it.
+ */
+const viewKey = (projectId: number) => `folio.documentsView.${projectId}`;
+export function rememberListView(projectId: number, view: ListView): void {
+  try {
+    sessionStorage.setItem(viewKey(projectId), queryFromView(view));
+  } catch {
+    /* storage disabled: the review follows the plain list */
+  }
+}
+export function listViewOf(projectId: number): ListView {
+  try {
+    return viewFromQuery(sessionStorage.getItem(viewKey(projectId)) ?? '');
+  } catch {
+    return DEFAULT_VIEW;
+  }
+}
+
 export type UploadPhase = 'queued' | 'uploading' | 'processing' | 'done' | 'waiting' | 'failed' | 'rejected' | 'cancelled';
 
 export interface UploadItem {
@@ -147,10 +174,8 @@ export const useDocuments = create<DocumentsState>()((set, get) => {
     if (projectId === null) return;
     const seq = ++requestSeq;
     set({ loading: true });
-    // Empty filters are left out: '' would mean "unset" to the API's id filters.
-    const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''));
     try {
-      const page = await call((c) => c.listDocuments({ project: projectId, ...query, limit: PAGE_SIZE, offset, ordering: `${ordering},-id` }));
+      const page = await call((c) => c.listDocuments({ project: projectId, ...listQueryOf({ filters, ordering, offset }), limit: PAGE_SIZE, offset }));
       // A newer request (other filters, another page) has been sent since: its answer is the one to show.
       if (seq !== requestSeq) return;
       // The page is past the end (documents were deleted or split meanwhile): show the first one.
@@ -268,6 +293,7 @@ export const useDocuments = create<DocumentsState>()((set, get) => {
       if (!force && s.projectId === projectId && s.loaded && sameView(s, view)) return;
       if (s.projectId !== projectId) set({ items: [], count: 0, loaded: false, error: null });
       set({ projectId, filters: view.filters, ordering: view.ordering, offset: view.offset });
+      rememberListView(projectId, view);
       void fetchPage();
     },
     reload: fetchPage,

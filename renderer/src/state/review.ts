@@ -6,6 +6,7 @@ import type { DocumentOut, FolioClient, PageSummary, SpanOut } from '../api/clie
 import { useSession } from './session.ts';
 import { reviewItems } from './reviewTree.ts';
 import { SETTLED_STATUSES } from './documents.ts';
+import type { ScreenRect } from '../viewer/types.ts';
 
 export interface Command {
   /** Names the action in the status line and on the undo/redo buttons ("Accept “12,50”"). */
@@ -38,10 +39,15 @@ export class IdRefs {
 
 /** The dialog open over the review view; annotations go by id so the dialog reads them fresh. */
 export type ReviewDialog =
-  /** `region`: the box the reviewer drew (not a clicked word), which can be read again closer up. */
-  | { kind: 'create'; spans: SpanOut[]; region?: Region; fromSearch?: boolean }
+  /**
+   * `region`: the box the reviewer drew (not a clicked word), which can be read again closer up.
+   * `preread`: the text a closer reading of `region` found (read-region's dry run, nothing written yet):
+   * creating reads it again for real and labels it; cancelling leaves the document as it was.
+   * `anchor`: where the box or hit is on screen, which the dialog keeps clear of.
+   */
+  | { kind: 'create'; spans: SpanOut[]; region?: Region; fromSearch?: boolean; preread?: string; anchor?: ScreenRect | null }
   /** A box where nothing could be read, even closer up: the reviewer types its value. */
-  | { kind: 'type-value'; region: Region }
+  | { kind: 'type-value'; region: Region; anchor?: ScreenRect | null }
   | { kind: 'edit-text'; annotationId: number }
   | { kind: 'change-label'; annotationId: number }
   | { kind: 'shortcuts' };

@@ -112,3 +112,13 @@ export function setTitle(sets: TreeSet[], set: TreeSet): string {
   const index = setsOfLabelSet(sets, set.label_set.id).findIndex((s) => s.id === set.id);
   return `${set.label_set.name} ${index + 1}`;
 }
+
+/**
+ * The one label still unfilled on the document (no annotation, not marked missing), if exactly one is,
+ * counted as "finish review" counts them (a repeating label set's potential set may stay empty): the label
+ * a new annotation is most likely for. Null when none or several are unfilled.
+ */
+export function onlyUnfilledLabel(sets: TreeSet[]): { set: TreeSet; label: TreeLabel } | null {
+  const unfilled = sets.flatMap((set) => (set.id === null && repeats(set) ? [] : set.labels.filter((l) => l.status === 'Unfilled').map((label) => ({ set, label }))));
+  return unfilled.length === 1 ? unfilled[0] : null;
+}

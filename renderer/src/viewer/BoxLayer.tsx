@@ -12,9 +12,10 @@ export const STATE_CLASS: Record<ReviewStateName, string> = {
   'Created by human': 'state-human',
 };
 
-/** A search hit with its index in the viewer's `highlights` (the index `focusHighlight` names). */
+/** A search hit with its index in the viewer's `highlights` and the occurrence it is part of (what `focusHighlight` names). */
 export interface IndexedHighlight extends Highlight {
   index: number;
+  hit: number;
 }
 
 interface Props {
@@ -37,7 +38,7 @@ export const BoxLayer = memo(function BoxLayer({ page, boxes, hits, selectedId, 
   return (
     <div className="viewer-layer" onClick={onClick}>
       {hits.map((h) => (
-        <div key={`h${h.index}`} className={h.index === focusedHit ? 'viewer-hit focused' : 'viewer-hit'} style={rectToPercent(h, page)} data-hit-index={h.index} />
+        <div key={`h${h.index}`} className={h.hit === focusedHit ? 'viewer-hit focused' : 'viewer-hit'} style={rectToPercent(h, page)} data-hit-index={h.hit} />
       ))}
       {boxes.map((b, i) => (
         <div

@@ -61,7 +61,7 @@ export function Viewer(props: ViewerProps) {
   );
 
   const boxesByPage = useMemo(() => groupByPage(boxes), [boxes]);
-  const hitsByPage = useMemo(() => groupByPage((highlights ?? []).map((h, index) => ({ ...h, index }))), [highlights]);
+  const hitsByPage = useMemo(() => groupByPage((highlights ?? []).map((h, index) => ({ ...h, index, hit: h.hit ?? index }))), [highlights]);
   const selectedPages = useMemo(() => new Set(boxes.filter((b) => b.annotationId === selectedAnnotationId).map((b) => b.pageIndex)), [boxes, selectedAnnotationId]);
 
   useEffect(() => {
@@ -82,7 +82,8 @@ export function Viewer(props: ViewerProps) {
     [view.reveal, sizes],
   );
   const selectedBox = selectedAnnotationId == null ? undefined : boxes.find((b) => b.annotationId === selectedAnnotationId);
-  const focusedHit = focusHighlight == null ? undefined : highlights?.[focusHighlight];
+  // A hit over several lines is revealed from its first line.
+  const focusedHit = focusHighlight == null ? undefined : highlights?.find((h, i) => (h.hit ?? i) === focusHighlight);
   const selectedKey = measured && selectedBox ? placeKey(selectedBox) : '';
   const focusedKey = measured && focusedHit ? `${focusHighlight}:${placeKey(focusedHit)}` : '';
   const targets = useRef({ selectedBox, focusedHit });
@@ -161,7 +162,7 @@ export function Viewer(props: ViewerProps) {
                       boxes={boxesByPage.get(i) ?? NO_BOXES}
                       hits={hits}
                       selectedId={selectedPages.has(i) ? (selectedAnnotationId ?? null) : null}
-                      focusedHit={focusHighlight != null && hits.some((h) => h.index === focusHighlight) ? focusHighlight : null}
+                      focusedHit={focusHighlight != null && hits.some((h) => h.hit === focusHighlight) ? focusHighlight : null}
                       drawing={drawing}
                       onDrawRect={onDrawRect}
                       onSelectAnnotation={onSelectAnnotation}

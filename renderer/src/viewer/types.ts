@@ -20,11 +20,22 @@ export interface BoxOnPage {
 
 /** A highlighted span (search results). */
 export interface Highlight {
+  /** The occurrence it belongs to, when one occurrence has several highlights (a hit over several lines
+   * has one per line): `focusHighlight` then names the occurrence. Without it, each highlight is one. */
+  hit?: number;
   pageIndex: number;
   x0: number;
   x1: number;
   y0: number;
   y1: number;
+}
+
+/** A rectangle on screen, viewport pixels (getBoundingClientRect's). */
+export interface ScreenRect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
 }
 
 export interface RectOnPage {
@@ -45,7 +56,8 @@ export interface ViewerProps {
   highlights?: Highlight[];
   /** The annotation the reviewer is on: drawn emphasised, and scrolled into view when it changes. */
   selectedAnnotationId?: number | null;
-  /** A highlight to scroll into view (the current search hit). */
+  /** The highlight to emphasise and scroll into view (the current search hit): its `hit`, or its index
+   * in `highlights` when highlights carry no `hit`. */
   focusHighlight?: number | null;
   zoom: ZoomMode;
   onZoomChange?(zoom: ZoomMode): void;

@@ -6,7 +6,10 @@ import { useReview } from '../state/review.ts';
 import { Viewer } from '../viewer/Viewer.tsx';
 import type { Highlight, RectOnPage, ZoomMode } from '../viewer/types.ts';
 import { EditMode } from './edit/EditMode.tsx';
-import { neighbourDocument, nextUnreviewed } from './review/documentNav.ts';
+import { neighbourDocument, nextUnreviewed, rememberOrder } from './review/documentNav.ts';
+import { listViewOf, queryFromView } from '../state/documents.ts';
+import { around, screenRectOf } from './review/placeDialog.ts';
+import { chooseZoom, chosenZoom, defaultZoom } from './review/reviewZoom.ts';
 import { FinishBar } from './review/FinishBar.tsx';
 import { forgetWords, textInBox } from './review/pickText.ts';
 import { useSession } from '../state/session.ts';
@@ -25,6 +28,12 @@ export function DocumentView({ documentId, mode }: { documentId: number; mode: '
 const DONE = 2;
 /** Statuses a document rests in without processing further: polling stops there. */
 const RESTING = new Set([DONE, 41, 111]);
+
+/** The project's document list as the reviewer left it (filters, sort, page): where "← Documents" goes. */
+export function documentsHref(project: number): string {
+  const q = queryFromView(listViewOf(project));
+  return `#/projects/${project}${q ? `?${q}` : ''}`;
+}
 
 function ReviewView({ documentId }: { documentId: number }) {
   const doc = useReview((s) => s.doc);
@@ -49,13 +58,20 @@ function ReviewView({ documentId }: { documentId: number }) {
   const say = useReview((s) => s.say);
   const searchField = useRef<HTMLInputElement>(null);
   const project = doc?.project ?? null;
+  // Where the document stands in the list as the reviewer left it, read once it opens (documentNav.ts).
+  useEffect(() => {
+    if (project !== null) rememberOrder(project, listViewOf(project));
+  }, [project, documentId]);
   const goToDocument = useCallback(
     async (direction: 1 | -1) => {
       if (project === null) return;
       try {
-        const next = await neighbourDocument(project, documentId, direction);
+        const view = listViewOf(project);
+        const next = await neighbourDocument(project, documentId, direction, view);
+        const which = direction > 0 ? 'last' : 'first';
+        const filtered = queryFromView({ ...view, offset: 0 }) !== '';
         if (next) navigate({ view: 'document', documentId: next, mode: 'review' });
-        else say({ kind: 'info', text: direction > 0 ? 'This is the last document of the project.' : 'This is the first document of the project.' });
+        else say({ kind: 'info', text: filtered ? `This is the ${which} document of the list as filtered and sorted.` : `This is the ${which} document of the project.` });
       } catch (err) {
         say({ kind: 'error', text: (err as Error).message });
       }
@@ -78,14 +94,21 @@ function ReviewView({ documentId }: { documentId: number }) {
   );
   useReviewKeys(keyHandlers);
 
+  // The document as it was last ready for review: shown (locked) while it is read again, so the reviewer
+  // keeps seeing it instead of a waiting page.
+  const lastReady = useRef<DocumentOut | null>(null);
+  if (doc?.id === documentId && doc.status_data === DONE) lastReady.current = doc;
+  else if (lastReady.current?.id !== documentId) lastReady.current = null;
+
   const frame = useFillHeight();
   if (loadError) return <Notice title={`Document ${documentId}`} text={loadError} error />;
   if (!doc || doc.id !== documentId) return <Notice title={loading ? 'Opening the document…' : `Document ${documentId}`} busy />;
   const navigation = { goToDocument: (d: 1 | -1) => void goToDocument(d), searchField, workspaceKeys };
-  if (doc.status_data !== DONE) return <ProcessingNotice doc={doc} {...navigation} />;
+  const rereading = doc.status_data !== DONE && !RESTING.has(doc.status_data) && lastReady.current !== null;
+  if (doc.status_data !== DONE && !rereading) return <ProcessingNotice doc={doc} {...navigation} />;
   return (
     <main ref={frame.ref} className="review-view" style={{ height: frame.height }}>
-      <ReviewWorkspace doc={doc} {...navigation} />
+      <ReviewWorkspace doc={rereading ? lastReady.current! : doc} rereading={rereading ? doc.status[1] : null} {...navigation} />
     </main>
   );
 }
@@ -96,13 +119,27 @@ interface Navigation {
   workspaceKeys: RefObject<WorkspaceKeys>;
 }
 
-function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { doc: DocumentOut } & Navigation) {
+/**
+ * `rereading`: the document is being read again (the status name it is in): `doc` is how it was before,
+ * shown locked with a notice until the reading is done.
+ */
+function ReviewWorkspace({ doc, rereading, goToDocument, searchField, workspaceKeys }: { doc: DocumentOut; rereading: string | null } & Navigation) {
   const pages = useReview((s) => s.pages);
   const cursor = useReview((s) => s.cursor);
   const drawing = useReview((s) => s.drawing);
   const { setCursor, setDialog, say, setReviewed } = useReview.getState();
-  const [zoom, setZoom] = useState<ZoomMode>({ kind: 'fit-width' });
-  const [hits, setHits] = useState<SpanOut[]>([]);
+  // The reviewer's zoom holds for every document; until they choose one, each opens at its page's fit.
+  const [chosen, setChosen] = useState<ZoomMode | null>(chosenZoom);
+  const zoom = chosen ?? defaultZoom(pages);
+  const setZoom = useCallback((z: ZoomMode) => {
+    setChosen(z);
+    chooseZoom(z);
+  }, []);
+  const locked = doc.is_reviewed || rereading !== null;
+  const [confirmReadAgain, setConfirmReadAgain] = useState(false);
+  useEffect(() => setConfirmReadAgain(false), [doc.id]);
+  // One entry per occurrence, each with its spans (a hit over several lines has one per line).
+  const [hits, setHits] = useState<SpanOut[][]>([]);
   const [hit, setHit] = useState(0);
   // A box drawn where OCR found no text: offered to be read again closer; where that reads nothing
   // either (`nothingRead`), offered to type the value.
@@ -121,7 +158,13 @@ function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { do
 
   const sets = doc.annotation_sets;
   const boxes = useMemo(() => boxesOf(sets), [sets]);
-  const highlights = useMemo<Highlight[]>(() => hits.map((h) => ({ pageIndex: h.page_index, x0: h.x0, x1: h.x1, y0: h.y0, y1: h.y1 })), [hits]);
+  const highlights = useMemo<Highlight[]>(() => hits.flatMap((spans, hit) => spans.map((h) => ({ hit, pageIndex: h.page_index, x0: h.x0, x1: h.x1, y0: h.y0, y1: h.y1 }))), [hits]);
+  /** Where spans are on screen (the dialog about them stands beside them). */
+  const anchorOf = useCallback(
+    (rects: { page_index: number; x0: number; x1: number; y0: number; y1: number }[]) =>
+      around(rects.flatMap((r) => screenRectOf({ pageIndex: r.page_index, x0: r.x0, x1: r.x1, y0: r.y0, y1: r.y1 }, pages[r.page_index]?.original_size) ?? [])),
+    [pages],
+  );
   const selected = useMemo(() => {
     const item = reviewItems(sets).find((i) => i.key === cursor);
     return item?.kind === 'annotation' ? item.annotation.id : null;
@@ -136,28 +179,30 @@ function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { do
       try {
         const spans = await textInBox(doc.id, rect);
         setEmptyBox(spans.length ? null : { rect, nothingRead: false });
-        if (spans.length) setDialog({ kind: 'create', spans, region: rect });
+        // The dialog keeps clear of the box drawn (a click: of the words it took).
+        const anchor = anchorOf(rect.x1 - rect.x0 > 1 ? [{ page_index: rect.pageIndex, ...rect }] : spans);
+        if (spans.length) setDialog({ kind: 'create', spans, region: rect, anchor });
       } catch (err) {
         say({ kind: 'error', text: (err as Error).message });
       }
     },
-    [doc.id, setDialog, say],
+    [doc.id, setDialog, say, anchorOf],
   );
 
-  /** Reads the empty box again at a higher resolution; what it finds is labelled like any drawn box. */
+  /**
+   * Reads the empty box again at a higher resolution, writing nothing yet (a dry run): the dialog shows
+   * what was read, and only creating the annotation stores it (read again for real, and labelled).
+   */
   async function readRegionAgain(rect: RectOnPage) {
     setReadingRegion(true);
     try {
-      const r = await useSession.getState().call((c) => c.readRegion(doc.id, { page_index: rect.pageIndex, x0: rect.x0, x1: rect.x1, y0: rect.y0, y1: rect.y1 }));
+      const r = await useSession.getState().call((c) => c.readRegion(doc.id, { page_index: rect.pageIndex, x0: rect.x0, x1: rect.x1, y0: rect.y0, y1: rect.y1, dry_run: true }));
       if (!r.found) {
         setEmptyBox({ rect, nothingRead: true });
         return;
       }
       setEmptyBox(null);
-      forgetWords();
-      await reload();
-      const spans = await textInBox(doc.id, rect);
-      if (spans.length) setDialog({ kind: 'create', spans, region: rect });
+      setDialog({ kind: 'create', spans: [], region: rect, preread: r.text, anchor: anchorOf([{ page_index: rect.pageIndex, ...rect }]) });
     } catch (err) {
       say({ kind: 'error', text: (err as Error).message });
     } finally {
@@ -166,6 +211,7 @@ function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { do
   }
 
   async function readDocumentAgain() {
+    setConfirmReadAgain(false);
     try {
       await useSession.getState().call((c) => c.readAgain(doc.id));
       forgetWords();
@@ -178,12 +224,12 @@ function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { do
   /** A search hit becomes an annotation: the new-annotation dialog with the hit's text, the cursor's label chosen. */
   function labelHit() {
     const h = hits[hit];
-    if (!h || doc.is_reviewed) return;
-    setDialog({ kind: 'create', spans: [h], fromSearch: true });
+    if (!h || locked) return;
+    setDialog({ kind: 'create', spans: h, fromSearch: true, anchor: anchorOf(h) });
   }
 
   async function finish() {
-    if (doc.is_reviewed) return;
+    if (locked) return;
     // A checked value the AI cannot read would be learnt as it is: the warning lists each with its fix.
     if (unreadableValues(sets).length) {
       setWarnUnreadable(true);
@@ -192,7 +238,7 @@ function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { do
     setWarnUnreadable(false);
     if (!(await setReviewed(true))) return;
     try {
-      const next = await nextUnreviewed(doc.project, doc.id);
+      const next = await nextUnreviewed(doc.project, doc.id, listViewOf(doc.project));
       if (next) navigate({ view: 'document', documentId: next, mode: 'review' });
       else say({ kind: 'info', text: 'Review finished. Every processed document of this project is reviewed.' });
     } catch (err) {
@@ -206,14 +252,31 @@ function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { do
     <>
       <ReviewToolbar
         doc={doc}
+        locked={locked}
+        backHref={documentsHref(doc.project)}
         onDocument={goToDocument}
+        onReadAgain={() => setConfirmReadAgain(true)}
         search={{ hits, current: hit, onHits: setHits, onCurrent: setHit, inputRef: searchField, onLabelHit: labelHit }}
         drawer={drawer ? { open: drawerOpen, toggle: () => setDrawerOpen(!drawerOpen) } : null}
       />
+      {(rereading || confirmReadAgain || emptyBox) && (
       <div className="row read-again-bar">
-        <button type="button" onClick={() => void readDocumentAgain()} disabled={doc.is_reviewed} title="Read the scanned pages again (OCR)">
-          Read again
-        </button>
+        {rereading && (
+          <span role="status" aria-busy="true" className="row rereading">
+            <span className="spinner" aria-hidden="true" />
+            <strong>Being read again</strong> ({rereading}). You see the document as it was; the review opens again when the reading is done.
+          </span>
+        )}
+        {confirmReadAgain && !rereading && (
+          <span role="alertdialog" aria-label="Read the document again?" className="row" onKeyDown={(e) => e.key === 'Escape' && setConfirmReadAgain(false)}>
+            Read the whole document again? OCR replaces its text; annotations keep their boxes and take the new text in them, and the AI's
+            unchecked proposals are extracted anew. This cannot be undone.
+            <button type="button" className="primary" autoFocus onClick={() => void readDocumentAgain()}>
+              Read again
+            </button>
+            <button type="button" onClick={() => setConfirmReadAgain(false)}>Cancel</button>
+          </span>
+        )}
         {emptyBox && !emptyBox.nothingRead && (
           <span role="alert" className="row">
             There is no text in that box.
@@ -241,6 +304,7 @@ function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { do
           </span>
         )}
       </div>
+      )}
       <div className={`review-body${drawer ? ' with-drawer' : ''}`}>
         <div className="review-viewer">
           <Viewer
@@ -252,7 +316,7 @@ function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { do
             selectedAnnotationId={selected}
             zoom={zoom}
             onZoomChange={setZoom}
-            drawing={drawing && !doc.is_reviewed}
+            drawing={drawing && !locked}
             onDrawRect={(r) => void onDrawRect(r)}
             onSelectAnnotation={(id) => setCursor(annotationKey(id))}
           />
@@ -281,9 +345,9 @@ function ReviewWorkspace({ doc, goToDocument, searchField, workspaceKeys }: { do
           data-width={drawer ? undefined : panel.width}
         >
           <div className="review-scroll">
-            <ReviewPanel sets={sets} locked={doc.is_reviewed} />
+            <ReviewPanel sets={sets} locked={locked} />
           </div>
-          <FinishBar sets={sets} reviewed={doc.is_reviewed} note={doc.status_reason} warnUnreadable={warnUnreadable} onFinish={() => void finish()} />
+          <FinishBar sets={sets} reviewed={doc.is_reviewed} rereading={rereading !== null} note={doc.status_reason} warnUnreadable={warnUnreadable} onFinish={() => void finish()} />
         </aside>
       </div>
       <ReviewDialogs sets={sets} />
@@ -334,7 +398,7 @@ function ProcessingNotice({ doc, goToDocument }: { doc: DocumentOut } & Navigati
   return (
     <main className="page">
       <nav className="row" aria-label="Documents of the project">
-        <a href={`#/projects/${doc.project}`}>← Documents</a>
+        <a href={documentsHref(doc.project)}>← Documents</a>
         <span className="spacer" />
         <button type="button" onClick={() => goToDocument(-1)} title="Previous document (Alt+←)">
           ‹ Previous

@@ -3,7 +3,8 @@
 // status, category and assignee, which change at once. Column headers sort; a row's menu reads or extracts
 // it again or deletes it. Paging at the foot.
 import { documentStatusName } from '../../../../shared/documentStatus.ts';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import type { CategoryOut, DocumentItem, MemberOut } from '../../api/client.ts';
 import { navigate } from '../../router.ts';
 import { DATASET_STATUS_NAMES, PAGE_SIZE } from '../../state/documents.ts';
@@ -191,20 +192,65 @@ function Row({ d, checked, categories, members, fileUrl, onSelect, onAction }: R
   );
 }
 
-/** A row's less frequent actions, behind one button so that the row stays short. Escape or a second click closes it. */
+/**
+ * Where a row's menu opens: under its button, or above it when the window has no room below (the last
+ * rows), right-aligned with the button. Viewport pixels (the menu is fixed, outside the table's scroller).
+ */
+export function menuPlace(button: { top: number; bottom: number; right: number }, menu: { width: number; height: number }, viewport: { width: number; height: number }) {
+  const GAP = 4;
+  const below = viewport.height - button.bottom - GAP;
+  const up = below < menu.height && button.top - GAP > below;
+  return { top: up ? Math.max(GAP, button.top - GAP - menu.height) : button.bottom + GAP, left: Math.max(GAP, Math.min(button.right - menu.width, viewport.width - menu.width - GAP)), up };
+}
+
+/**
+ * A row's less frequent actions, behind one button so that the row stays short. Escape, a second click or a
+ * click elsewhere closes it. The menu is drawn over the page (a portal), not inside the table's sideways
+ * scroller, which would cut off the menus of its last rows; it follows its button when the page scrolls.
+ */
 function RowMenu({ name, onAction }: { name: string; onAction(action: DocumentAction): void }) {
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
   const pick = (action: DocumentAction) => {
     setOpen(false);
     onAction(action);
   };
+  useLayoutEffect(() => {
+    if (!open) return;
+    const place = () => {
+      if (!button.current || !menu.current) return;
+      const at = menuPlace(button.current.getBoundingClientRect(), menu.current.getBoundingClientRect(), { width: window.innerWidth, height: window.innerHeight });
+      Object.assign(menu.current.style, { top: `${at.top}px`, left: `${at.left}px`, visibility: 'visible' });
+      menu.current.dataset.opens = at.up ? 'up' : 'down';
+    };
+    place();
+    const close = (e: Event) => {
+      if (menu.current?.contains(e.target as Node) || button.current?.contains(e.target as Node)) return;
+      setOpen(false);
+    };
+    window.addEventListener('pointerdown', close, true);
+    window.addEventListener('scroll', place, true);
+    window.addEventListener('resize', place);
+    return () => {
+      window.removeEventListener('pointerdown', close, true);
+      window.removeEventListener('scroll', place, true);
+      window.removeEventListener('resize', place);
+    };
+  }, [open]);
+  const closeOnEscape = (e: { key: string }) => {
+    if (e.key !== 'Escape') return;
+    setOpen(false);
+    button.current?.focus();
+  };
   return (
-    <div className="row-menu" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
-      <button type="button" className="row-menu-button" aria-label={`Actions for ${name}`} aria-expanded={open} onClick={() => setOpen(!open)}>
+    <div className="row-menu" onKeyDown={closeOnEscape}>
+      <button ref={button} type="button" className="row-menu-button" aria-label={`Actions for ${name}`} aria-expanded={open} onClick={() => setOpen(!open)}>
         ⋯
       </button>
-      {open && (
-        <div className="row-menu-items" role="group" aria-label={`Actions for ${name}`}>
+      {open && createPortal(
+        // Outside the row: its clicks must not open the document (the row's own click), and keys still close it.
+        <div ref={menu} className="row-menu-items" role="group" aria-label={`Actions for ${name}`} onKeyDown={closeOnEscape} onClick={(e) => e.stopPropagation()}>
           <button type="button" onClick={() => pick({ kind: 'read-again' })}>
             Read again
           </button>
@@ -214,7 +260,8 @@ function RowMenu({ name, onAction }: { name: string; onAction(action: DocumentAc
           <button type="button" className="danger-quiet" onClick={() => pick({ kind: 'delete' })}>
             Delete…
           </button>
-        </div>
+        </div>,
+        document.body,
       )}
     </div>
   );

@@ -41,7 +41,7 @@ export function CategorySelect({ doc }: { doc: DocumentOut }) {
 
   return (
     <label className="category-select" title="The document's category: changing it extracts again with that category's AI">
-      <span className="muted">Category</span>
+      <span className="visually-hidden">Category</span>
       <select value={doc.category ?? ''} disabled={!categories || saving || doc.is_reviewed} aria-busy={saving || undefined} onChange={(e) => void change(e.target.value)}>
         <option value="">(none)</option>
         {(categories ?? []).map((c) => (

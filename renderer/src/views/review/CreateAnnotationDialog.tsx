@@ -7,6 +7,7 @@
 import { useId, useMemo, useRef, useState } from 'react';
 import type { SpanOut } from '../../api/client.ts';
 import type { Region } from '../../state/review.ts';
+import type { ScreenRect } from '../../viewer/types.ts';
 import { LabelPicker, type PickerOption } from './LabelPicker.tsx';
 import { Modal } from './Modal.tsx';
 import { labelChoices, setsOfLabelSet, setTitle, type LabelChoice, type TreeSet } from '../../state/reviewTree.ts';
@@ -27,8 +28,12 @@ interface Props {
   typed?: boolean;
   /** The set the reviewer is working in (the cursor's): the default for a repeating label set. */
   currentSetId: number | null;
-  /** The label to start with (the cursor's), as `labelSetId:labelId`. */
+  /** The label to start with (the cursor's, or the only unfilled one), as `labelSetId:labelId`. */
   initialLabelKey?: string | null;
+  /** Where the box or hit is on screen: the dialog stands beside it. */
+  anchor?: ScreenRect | null;
+  /** The text a closer reading of `region` found, nothing written yet: creating reads it for real (`onReadAgain`). */
+  preread?: string;
   onCreate(input: NewAnnotation): void;
   /** Offered for a drawn `region`: read it again closer up and label what is read there. */
   onReadAgain?(target: AnnotationTarget): void;
@@ -37,7 +42,7 @@ interface Props {
 
 export const labelOptionKey = (labelSetId: number, labelId: number) => `${labelSetId}:${labelId}`;
 
-export function CreateAnnotationDialog({ sets, spans, region, typed, currentSetId, initialLabelKey, onCreate, onReadAgain, onClose }: Props) {
+export function CreateAnnotationDialog({ sets, spans, region, typed, currentSetId, initialLabelKey, anchor, preread, onCreate, onReadAgain, onClose }: Props) {
   const options = useMemo<Option[]>(
     () => labelChoices(sets).map((choice) => ({ key: labelOptionKey(choice.labelSetId, choice.labelId), name: choice.labelName, detail: choice.labelSetName, choice })),
     [sets],
@@ -47,7 +52,7 @@ export function CreateAnnotationDialog({ sets, spans, region, typed, currentSetI
   const [value, setValue] = useState('');
   const valueId = useId();
   const form = useRef<HTMLFormElement>(null);
-  const text = typed ? value.trim() : spans.map((s) => s.offset_string).join(' ');
+  const text = typed ? value.trim() : preread !== undefined ? preread : spans.map((s) => s.offset_string).join(' ');
 
   const choice = picked?.choice ?? null;
   const existing = choice ? setsOfLabelSet(sets, choice.labelSetId) : [];
@@ -73,12 +78,14 @@ export function CreateAnnotationDialog({ sets, spans, region, typed, currentSetI
     // Enter before the dialog is complete goes on to what is missing instead of doing nothing.
     if (!t) return focus('[role="combobox"]');
     if (typed && !text) return focus(`[id="${valueId}"]`);
+    // Read closer up, not yet written: the region is read again for real and labelled in one request.
+    if (preread !== undefined) return onReadAgain?.(t);
     if (!typed) return onCreate({ ...t, spans, text });
     if (region) onCreate({ ...t, spans: [{ page_index: region.pageIndex, x0: region.x0, x1: region.x1, y0: region.y0, y1: region.y1 }], text, typed: true });
   }
 
   return (
-    <Modal title={typed ? 'Type the value' : 'New annotation'} onClose={onClose} className="create-dialog">
+    <Modal title={typed ? 'Type the value' : 'New annotation'} onClose={onClose} className="create-dialog" anchor={anchor}>
       <form
         ref={form}
         onSubmit={(e) => {
@@ -110,6 +117,7 @@ export function CreateAnnotationDialog({ sets, spans, region, typed, currentSetI
             <span className="muted">Text: </span>
             <q>{text}</q>
             {spans.length > 1 && <span className="muted"> ({spans.length} lines)</span>}
+            {preread !== undefined && <span className="muted"> (read closer up; stored only when you create the annotation)</span>}
           </p>
         )}
         <LabelPicker inputLabel="Label" options={options} picked={picked} autoFocus={!typed} onPick={(o) => { setPicked(o); setSetChoice(null); }} onConfirm={submit} />
@@ -138,7 +146,7 @@ export function CreateAnnotationDialog({ sets, spans, region, typed, currentSetI
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          {onReadAgain && region && !typed && (
+          {onReadAgain && region && !typed && preread === undefined && (
             <button
               type="button"
               disabled={!choice}

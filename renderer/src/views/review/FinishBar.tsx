@@ -5,9 +5,11 @@
 import { useReview } from '../../state/review.ts';
 import { reviewBlockers, unreadableValues, annotationKey, type TreeSet } from '../../state/reviewTree.ts';
 
-export function FinishBar({ sets, reviewed, note, warnUnreadable, onFinish }: {
+export function FinishBar({ sets, reviewed, rereading = false, note, warnUnreadable, onFinish }: {
   sets: TreeSet[];
   reviewed: boolean;
+  /** The document is being read again: nothing can be finished or reopened until it is done. */
+  rereading?: boolean;
   /** Why the document is where it is (its status_reason), e.g. the review opened again by new proposals. */
   note: string | null;
   /** Finish was asked for while values are not machine-readable: show them. */
@@ -53,7 +55,7 @@ export function FinishBar({ sets, reviewed, note, warnUnreadable, onFinish }: {
       {reviewed ? (
         <div className="finish-row">
           <p className="reviewed-note">Reviewed: the annotations are locked.</p>
-          <button type="button" onClick={() => void setReviewed(false)}>
+          <button type="button" disabled={rereading} onClick={() => void setReviewed(false)}>
             Reopen review
           </button>
         </div>
@@ -62,7 +64,7 @@ export function FinishBar({ sets, reviewed, note, warnUnreadable, onFinish }: {
           <p className="muted" id="finish-blockers">
             {blockers.length ? `Still to do: ${blockers.join(', ')}.` : 'Nothing left to review.'}
           </p>
-          <button type="button" className="primary" disabled={blockers.length > 0} aria-describedby="finish-blockers" onClick={onFinish}>
+          <button type="button" className="primary" disabled={blockers.length > 0 || rereading} aria-describedby="finish-blockers" onClick={onFinish}>
             Finish review
           </button>
         </div>

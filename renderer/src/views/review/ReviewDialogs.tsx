@@ -6,7 +6,7 @@ import { ChangeLabelDialog } from './ChangeLabelDialog.tsx';
 import { CreateAnnotationDialog, labelOptionKey } from './CreateAnnotationDialog.tsx';
 import { EditTextDialog } from './EditTextDialog.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
-import { annotationKey, reviewItems, type TreeSet } from '../../state/reviewTree.ts';
+import { annotationKey, onlyUnfilledLabel, reviewItems, type TreeSet } from '../../state/reviewTree.ts';
 
 export function ReviewDialogs({ sets }: { sets: TreeSet[] }) {
   const dialog = useReview((s) => s.dialog);
@@ -19,6 +19,17 @@ export function ReviewDialogs({ sets }: { sets: TreeSet[] }) {
   if (dialog.kind === 'create' || dialog.kind === 'type-value') {
     const atCursor = reviewItems(sets).find((i) => i.key === cursor);
     const region = dialog.region;
+    // The label the reviewer is on (an unfilled one, typically) is the one a typed value is for, and the
+    // one a search hit is made into (the reviewer searched for that label's value). Otherwise, when one
+    // label alone is still unfilled, the new annotation is most likely its value.
+    const only = onlyUnfilledLabel(sets);
+    const initialLabelKey =
+      (dialog.kind === 'type-value' || dialog.fromSearch) && atCursor
+        ? labelOptionKey(atCursor.set.label_set.id, atCursor.label.id)
+        : only
+          ? labelOptionKey(only.set.label_set.id, only.label.id)
+          : null;
+    const preread = dialog.kind === 'create' ? dialog.preread : undefined;
     return (
       <CreateAnnotationDialog
         // One dialog after another (read again, nothing found, type it): each starts afresh.
@@ -28,9 +39,9 @@ export function ReviewDialogs({ sets }: { sets: TreeSet[] }) {
         region={region}
         typed={dialog.kind === 'type-value'}
         currentSetId={atCursor?.set.id ?? null}
-        // The label the reviewer is on (an unfilled one, typically) is the one a typed value is for.
-        // So is the label a search hit is made into (the reviewer searched for that label's value).
-        initialLabelKey={(dialog.kind === 'type-value' || dialog.fromSearch) && atCursor ? labelOptionKey(atCursor.set.label_set.id, atCursor.label.id) : null}
+        initialLabelKey={initialLabelKey}
+        anchor={dialog.anchor}
+        preread={preread}
         onClose={close}
         onCreate={(input) => {
           close();

@@ -11,13 +11,19 @@ import { PublicShare } from './PublicShare.tsx';
 
 interface Props {
   doc: DocumentOut;
+  /** Reviewed, or being read again: nothing to change. */
+  locked: boolean;
+  /** The document list as the reviewer left it (filters, sort, page). */
+  backHref: string;
   onDocument(direction: 1 | -1): void;
-  search: { hits: SpanOut[]; current: number; onHits(hits: SpanOut[]): void; onCurrent(i: number): void; inputRef: Ref<HTMLInputElement>; onLabelHit?(): void };
+  /** Asks to read the whole document again (the view confirms first). */
+  onReadAgain(): void;
+  search: { hits: SpanOut[][]; current: number; onHits(hits: SpanOut[][]): void; onCurrent(i: number): void; inputRef: Ref<HTMLInputElement>; onLabelHit?(): void };
   /** The panel is a drawer (narrow window): whether it is open, and its toggle. */
   drawer: { open: boolean; toggle(): void } | null;
 }
 
-export function ReviewToolbar({ doc, onDocument, search, drawer }: Props) {
+export function ReviewToolbar({ doc, locked, backHref, onDocument, onReadAgain, search, drawer }: Props) {
   const drawing = useReview((s) => s.drawing);
   const setDrawing = useReview((s) => s.setDrawing);
   const setDialog = useReview((s) => s.setDialog);
@@ -28,7 +34,7 @@ export function ReviewToolbar({ doc, onDocument, search, drawer }: Props) {
 
   return (
     <div className="review-toolbar">
-      <a href={`#/projects/${doc.project}`} className="back">
+      <a href={backHref} className="back">
         ← Documents
       </a>
       <h1 className="doc-title" title={doc.data_file_name}>
@@ -44,7 +50,7 @@ export function ReviewToolbar({ doc, onDocument, search, drawer }: Props) {
         </button>
       </nav>
       <span className="spacer" />
-      <button type="button" aria-pressed={drawing} disabled={doc.is_reviewed} onClick={() => setDrawing(!drawing)} title="Drag a box around text to label it (D)" aria-keyshortcuts="D">
+      <button type="button" aria-pressed={drawing} disabled={locked} onClick={() => setDrawing(!drawing)} title="Drag a box around text to label it (D)" aria-keyshortcuts="D">
         Draw box
       </button>
       <SearchBox documentId={doc.id} {...search} />
@@ -53,6 +59,9 @@ export function ReviewToolbar({ doc, onDocument, search, drawer }: Props) {
       </button>
       <button type="button" disabled={!redoTitle} onClick={() => void redo()} title={redoTitle ? `Redo: ${redoTitle} (Ctrl+Shift+Z)` : 'Nothing to redo'} aria-keyshortcuts="Control+Shift+Z">
         Redo
+      </button>
+      <button type="button" onClick={onReadAgain} disabled={locked} title="Read the scanned pages again (OCR); asks first">
+        Read again…
       </button>
       <PublicShare doc={doc} />
       <a href={`#/documents/${doc.id}/edit`}>Edit pages</a>

@@ -7,9 +7,10 @@ import { useSession } from '../../state/session.ts';
 
 interface Props {
   documentId: number;
-  hits: SpanOut[];
+  /** Each occurrence with its spans (one per line it covers). */
+  hits: SpanOut[][];
   current: number;
-  onHits(hits: SpanOut[]): void;
+  onHits(hits: SpanOut[][]): void;
   onCurrent(index: number): void;
   /** The view focuses the field on "/". */
   inputRef: Ref<HTMLInputElement>;
@@ -31,7 +32,7 @@ export function SearchBox({ documentId, hits, current, onHits, onCurrent, inputR
     if (!q) return clear();
     if (q === searched) return step(1); // Enter again: the next hit
     try {
-      const found = await call((c) => c.search(documentId, q));
+      const found = await call((c) => c.searchHits(documentId, q));
       setSearched(q);
       setError(null);
       onHits(found);
@@ -86,12 +87,17 @@ export function SearchBox({ documentId, hits, current, onHits, onCurrent, inputR
       <span className="search-count muted" aria-live="polite">
         {searched !== null && (hits.length ? `${current + 1} of ${hits.length}` : 'No match')}
       </span>
-      <button type="button" className="icon" aria-label="Previous match" disabled={hits.length < 2} onClick={() => step(-1)}>
-        ‹
-      </button>
-      <button type="button" className="icon" aria-label="Next match" disabled={hits.length < 2} onClick={() => step(1)}>
-        ›
-      </button>
+      {/* Only once there is something to step through: the toolbar stays one row. */}
+      {searched !== null && (
+        <>
+          <button type="button" className="icon" aria-label="Previous match" disabled={hits.length < 2} onClick={() => step(-1)}>
+            ‹
+          </button>
+          <button type="button" className="icon" aria-label="Next match" disabled={hits.length < 2} onClick={() => step(1)}>
+            ›
+          </button>
+        </>
+      )}
       {onLabelHit && hits.length > 0 && (
         <button type="button" className="small" onClick={onLabelHit} title="Make this match an annotation (N, or Ctrl+Enter in the search field)" aria-keyshortcuts="N Control+Enter">
           Label match

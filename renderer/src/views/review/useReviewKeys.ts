@@ -35,7 +35,8 @@ export function useReviewKeys(handlers: ReviewKeyHandlers): void {
       const onControl = !onItem && !!target?.closest('button, a, summary');
       const mod = e.ctrlKey || e.metaKey;
       const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-      const locked = s.doc?.is_reviewed ?? true;
+      // Reviewed, or being read again (not Done): nothing to change.
+      const locked = (s.doc?.is_reviewed ?? true) || s.doc?.status_data !== 2;
 
       if (mod && !typing && (key === 'z' || key === 'y')) {
         e.preventDefault();

@@ -62,6 +62,7 @@ describe('loadConfig', () => {
       importPollMs: 2500,
       importRoots: ['/srv/scans'],
       localLogin: true,
+      learningDelayMs: 30_000,
     });
   });
 

@@ -368,20 +368,22 @@ describe('near misses', () => {
         id: 7,
         name: 'a.jpg',
         right: 1,
+        rightByValue: 1,
         nearMisses: 1,
         errors: [
-          { labelId: 3, name: 'address', kind: 'wrong', expected: 'MAIN STREET 5', found: 'CASH', distance: expect.any(Number) },
-          { labelId: 4, name: 'total', kind: 'near_miss', expected: '60.30', found: '60.31', distance: 1 },
+          { labelId: 3, name: 'address', kind: 'wrong', expected: 'MAIN STREET 5', found: 'CASH', distance: expect.any(Number), rightByValue: false },
+          { labelId: 4, name: 'total', kind: 'near_miss', expected: '60.30', found: '60.31', distance: 1, rightByValue: false },
         ],
       },
       {
         id: 8,
         name: 'b.jpg',
         right: 0,
+        rightByValue: 0,
         nearMisses: 0,
         errors: [
-          { labelId: 1, name: 'company', kind: 'extra', expected: null, found: 'SHOP', distance: null },
-          { labelId: 4, name: 'total', kind: 'missed', expected: '12.00', found: null, distance: null },
+          { labelId: 1, name: 'company', kind: 'extra', expected: null, found: 'SHOP', distance: null, rightByValue: false },
+          { labelId: 4, name: 'total', kind: 'missed', expected: '12.00', found: null, distance: null, rightByValue: false },
         ],
       },
     ]);

@@ -28,9 +28,9 @@ import { StorageUnavailableError } from '../domain/errors.ts';
 export const WRITER_SCRIPT = fileURLToPath(new URL('./sqliteWriter.cjs', import.meta.url));
 
 /**
- * How long one statement may hold the writer before the store counts the disk as not answering. Above the
- * busy timeout (a lock held by another process is SQLITE_BUSY, not a stall) and above what the slowest
- * statement Folio runs takes on a healthy disk (a migration's index on 100,000 documents: about 2 s).
+ * How long one statement may hold the writer before the store counts the disk as not answering: twice the
+ * busy timeout, so that a lock held by another process ends as SQLITE_BUSY (its own 503) before it counts
+ * as a stall. test/frozenDisk.test.ts runs with a shorter limit (FOLIO_DISK_STALL_MS).
  */
 const DEFAULT_STALL_MS = 10_000;
 
